@@ -1,0 +1,154 @@
+"""Playing cards and their notation.
+
+A card is written rank then suit (``10H``, ``QS``, ``AD``) and a joker is ``JK``. Parsing is
+case-insensitive, takes ``T`` for ten and the suit symbols ``♠ ♥ ♦ ♣``; formatting always gives
+the canonical form, so ``str(Card.parse(text))`` is the table's shared spelling of a card.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from rules.errors import CardNotationError
+
+
+class Rank(enum.IntEnum):
+    """A card rank; the value is the rank's place with the ace low (``A`` = 1, ``K`` = 13)."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def symbol(self) -> str:
+        """The rank as written on a card: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
+        return _RANK_SYMBOLS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Read a rank symbol (``"10"``, ``"T"``, ``"q"``).
+
+        >>> Rank.parse("t")
+        <Rank.TEN: 10>
+        """
+        try:
+            return _RANK_BY_SYMBOL[text.strip().upper()]
+        except (KeyError, AttributeError):
+            raise CardNotationError(f"not a rank: {text!r}") from None
+
+
+class Suit(enum.Enum):
+    """A card suit, written by its initial."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        return self.value
+
+
+_RANK_SYMBOLS = {
+    rank: {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank.value, str(rank.value)) for rank in Rank
+}
+_RANK_BY_SYMBOL = {symbol: rank for rank, symbol in _RANK_SYMBOLS.items()} | {"T": Rank.TEN}
+_SUIT_BY_SYMBOL = {suit.value: suit for suit in Suit} | {
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    # The text-style variants some keyboards produce.
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+    "♢": Suit.DIAMONDS,
+    "♧": Suit.CLUBS,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a rank and a suit, or a joker (neither).
+
+    >>> Card.parse("10h")
+    Card.parse('10H')
+    >>> str(Card.parse("T♥"))
+    '10H'
+    >>> Card.parse("jk").is_joker
+    True
+    """
+
+    rank: Rank | None
+    suit: Suit | None
+
+    def __post_init__(self) -> None:
+        if (self.rank is None) != (self.suit is None):
+            raise CardNotationError(f"a card needs both a rank and a suit, or neither: {self!r}")
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read a card in the notation of RULES §2; raise :class:`CardNotationError` if it is not one."""
+        if not isinstance(text, str):
+            raise CardNotationError(f"not a card: {text!r}")
+        return _parse(text)
+
+    @staticmethod
+    def joker() -> Card:
+        return JOKER
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank is None
+
+    def __str__(self) -> str:
+        if self.rank is None or self.suit is None:
+            return "JK"
+        return self.rank.symbol + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+JOKER = Card(None, None)
+
+
+@cache
+def _parse(text: str) -> Card:
+    # Cached: a table only ever writes 53 distinct cards, and parsing is on every request's path.
+    cleaned = text.strip().upper()
+    if cleaned in ("JK", "JOKER", "🃏"):
+        return JOKER
+    if len(cleaned) < 2 or len(text) > 8:
+        raise CardNotationError(f"not a card: {text!r}")
+    rank = _RANK_BY_SYMBOL.get(cleaned[:-1])
+    suit = _SUIT_BY_SYMBOL.get(cleaned[-1])
+    if rank is None or suit is None:
+        raise CardNotationError(f"not a card: {text!r}")
+    return Card(rank, suit)
+
+
+def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
+    """Read a list of cards, failing on the first that is not one (the error quotes it)."""
+    return tuple(Card.parse(text) for text in texts)
+
+
+def format_cards(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+#: Every distinct card of one deck, jokers aside, in rank then suit order.
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)

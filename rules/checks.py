@@ -1,0 +1,667 @@
+"""The referee's checks: pure functions from a proposed move to a verdict.
+
+Each check answers whether the move is legal under a ruleset, how it reads (every meld, every
+wild card), and *every* rule it breaks — never just the first. A broken rule is data in the
+verdict; only a malformed question (a seat that is not at the table, a wild card index that
+does not exist) raises, and then with a :class:`~rules.errors.RulesError`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rules.cards import Card, Rank
+from rules.errors import MoveError
+from rules.melds import HIGH_ACE, LOW_ACE, Meld, plausible_types, rank_of, read_meld, suit_name
+from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset
+from rules.violations import Violation
+
+ContractDown = Literal["no", "this_turn", "earlier_turn"]
+End = Literal["low", "high"]
+CONTRACT_DOWN: tuple[ContractDown, ...] = ("no", "this_turn", "earlier_turn")
+MELD_TYPES: tuple[MeldType, ...] = ("set", "run")
+
+
+# --- the contract ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ContractVerdict:
+    valid: bool
+    round: RoundSpec
+    melds: tuple[Meld, ...]
+    #: The hand minus the melds, when the hand was given.
+    remaining: tuple[Card, ...] | None
+    #: Whether the player can end the round on this turn (None without the hand).
+    goes_out: bool | None
+    violations: tuple[Violation, ...]
+
+    @property
+    def contract(self) -> Contract:
+        return self.round.contract
+
+
+def check_contract(
+    ruleset: Ruleset,
+    round_number: int,
+    melds: Sequence[Sequence[Card]],
+    hand: Sequence[Card] | None = None,
+    players: int | None = None,
+    types: Sequence[MeldType | None] | None = None,
+) -> ContractVerdict:
+    """Check a proposed contract (RULES §3, §4): the melds, and the hand they come from."""
+    spec = ruleset.round(round_number)
+    table = ruleset.table(players)
+    readings = _assign_types(ruleset, spec.contract, melds, types)
+    violations: list[Violation] = []
+    for index, meld in enumerate(readings):
+        violations.extend(v.at(index) for v in meld.violations)
+
+    sets = [i for i, m in enumerate(readings) if m.type == "set"]
+    runs = [i for i, m in enumerate(readings) if m.type == "run"]
+    contract = spec.contract
+    if len(sets) != contract.sets or len(runs) != contract.runs:
+        violations.append(
+            Violation(
+                "contract_mismatch",
+                {
+                    "round": spec.number,
+                    "expected": contract.text,
+                    "actual": _describe(len(sets), len(runs)),
+                },
+            )
+        )
+    for meld_type, indexes in zip(MELD_TYPES, (sets, runs), strict=True):
+        violations.extend(_check_sizes(spec, contract.specs(meld_type), readings, indexes))
+    violations.extend(_check_run_spacing(ruleset, readings, runs))
+
+    melded: Counter[Card] = Counter(card for meld in melds for card in meld)
+    remaining: tuple[Card, ...] | None = None
+    goes_out: bool | None = None
+    if hand is not None:
+        held = Counter(hand)
+        for card, count in melded.items():
+            if count > held[card]:
+                violations.append(
+                    Violation(
+                        "cards_not_in_hand",
+                        {"melded": count, "held": held[card]},
+                        card=str(card),
+                    )
+                )
+        left = held - melded
+        kept: list[Card] = []
+        for card in hand:  # in the hand's own order, each copy once
+            if left[card] > 0:
+                kept.append(card)
+                left[card] -= 1
+        remaining = tuple(kept)
+        violations.extend(_check_going_out(ruleset, spec, remaining))
+        counted = held | melded
+    else:
+        counted = melded
+    violations.extend(_check_copies(counted, table.decks, table.jokers))
+
+    valid = not violations
+    if remaining is not None:
+        goes_out = valid and _can_go_out(ruleset, spec, len(remaining))
+    return ContractVerdict(valid, spec, tuple(readings), remaining, goes_out, tuple(violations))
+
+
+def _describe(sets: int, runs: int) -> str:
+    parts = []
+    if sets:
+        parts.append(f"{sets} set" + ("s" if sets > 1 else ""))
+    if runs:
+        parts.append(f"{runs} run" + ("s" if runs > 1 else ""))
+    return " + ".join(parts) or "no melds"
+
+
+def _assign_types(
+    ruleset: Ruleset,
+    contract: Contract,
+    melds: Sequence[Sequence[Card]],
+    types: Sequence[MeldType | None] | None,
+) -> list[Meld]:
+    """Read each meld, deciding set or run where the cards alone leave it open.
+
+    A meld that reads legally one way only is that; an open one (one natural and wild cards,
+    or a broken meld) becomes what the contract still lacks, so that a broken set in a
+    two-sets round is reported as a broken set.
+    """
+    readings: list[Meld | None] = [None] * len(melds)
+    open_melds: list[tuple[int, dict[MeldType, Meld]]] = []
+    need: dict[MeldType, int] = {"set": contract.sets, "run": contract.runs}
+    for index, cards in enumerate(melds):
+        declared = types[index] if types is not None and index < len(types) else None
+        if declared is not None:
+            readings[index] = read_meld(cards, ruleset, declared)
+            need[declared] -= 1
+            continue
+        options = {t: read_meld(cards, ruleset, t) for t in plausible_types(cards, ruleset)}
+        valid = [t for t, m in options.items() if m.valid]
+        if len(valid) == 1:
+            readings[index] = options[valid[0]]
+            need[valid[0]] -= 1
+        else:
+            open_melds.append((index, options))
+    # Legal-either-way melds first, then broken ones, each taking what is still needed.
+    open_melds.sort(key=lambda item: not any(m.valid for m in item[1].values()))
+    for index, options in open_melds:
+        wanted = [t for t in MELD_TYPES if need[t] > 0]
+        choice: MeldType
+        if len(options) == 1:
+            choice = next(iter(options))
+        elif wanted:
+            choice = max(wanted, key=lambda t: need[t])
+        else:
+            choice = min(options, key=lambda t: len(options[t].violations))
+        if choice not in options:
+            options[choice] = read_meld(melds[index], ruleset, choice)
+        readings[index] = options[choice]
+        need[choice] -= 1
+    return [reading for reading in readings if reading is not None]
+
+
+def _check_sizes(
+    spec: RoundSpec, wanted: Sequence[MeldSpec], readings: list[Meld], indexes: list[int]
+) -> Iterable[Violation]:
+    """Each meld against the contract meld it fills: longest meld to the largest minimum."""
+    minima = sorted((w.min for w in wanted), reverse=True)
+    by_length = sorted(indexes, key=lambda i: -len(readings[i].cards))
+    for index, minimum in zip(by_length, minima, strict=False):
+        meld = readings[index]
+        length = len(meld.cards)
+        code = f"{meld.type}_too_short"
+        if length < minimum and not any(v.code == code for v in meld.violations):
+            yield Violation(code, {"min": minimum, "length": length}, meld=index)
+        elif length > minimum and spec.exact_minimum:
+            yield Violation(
+                "exceeds_contract_minimum",
+                {"round": spec.number, "type": meld.type, "min": minimum, "length": length},
+                meld=index,
+            )
+
+
+def _check_run_spacing(
+    ruleset: Ruleset, readings: list[Meld], runs: list[int]
+) -> Iterable[Violation]:
+    """Two runs of one suit in one contract: RULES §3.2 (no touching) and May I's gap."""
+    if ruleset.runs_may_touch and not ruleset.same_suit_run_gap:
+        return
+    placed = [
+        (i, readings[i])
+        for i in runs
+        if readings[i].low is not None and readings[i].suit is not None
+    ]
+    for a in range(len(placed)):
+        for b in range(a + 1, len(placed)):
+            (_, first), (j, second) = placed[a], placed[b]
+            if first.suit is not second.suit:
+                continue
+            lower, upper = sorted((first, second), key=lambda m: m.low or 0)
+            gap = (upper.low or 0) - (lower.high or 0) - 1
+            params = {
+                "suit": suit_name(first.suit) + "s",
+                "first": lower.span_text(),
+                "second": upper.span_text(),
+            }
+            if gap == 0 and not ruleset.runs_may_touch:
+                yield Violation("runs_touch", params, meld=j)
+            elif ruleset.same_suit_run_gap and gap < ruleset.same_suit_run_gap:
+                yield Violation(
+                    "runs_too_close",
+                    {**params, "gap": ruleset.same_suit_run_gap, "actual": max(gap, 0)},
+                    meld=j,
+                )
+
+
+def _check_going_out(
+    ruleset: Ruleset, spec: RoundSpec, remaining: Sequence[Card]
+) -> Iterable[Violation]:
+    if spec.whole_hand and remaining:
+        yield Violation(
+            "hand_not_used",
+            {
+                "round": spec.number,
+                "count": len(remaining),
+                "cards": " ".join(map(str, remaining)),
+            },
+        )
+    elif spec.discard_to_go_out and not remaining and not ruleset.go_out_by_melding:
+        yield Violation("no_discard_left", {"round": spec.number})
+
+
+def _can_go_out(ruleset: Ruleset, spec: RoundSpec, remaining: int) -> bool:
+    if ruleset.go_out_by_melding:
+        return remaining <= (1 if spec.discard_to_go_out else 0)
+    return remaining == (1 if spec.discard_to_go_out else 0)
+
+
+def _check_copies(cards: Counter[Card], decks: int, jokers: int) -> Iterable[Violation]:
+    for card, count in cards.items():
+        limit = jokers if card.is_joker else decks
+        if count > limit:
+            yield Violation("too_many_copies", {"count": count, "limit": limit}, card=str(card))
+
+
+def check_meld(
+    ruleset: Ruleset,
+    cards: Sequence[Card],
+    meld_type: MeldType | None = None,
+    players: int | None = None,
+) -> Meld:
+    """One meld on its own, by the ruleset's minima and wild-card limits."""
+    meld = read_meld(cards, ruleset, meld_type)
+    table = ruleset.table(players)
+    extra = tuple(_check_copies(Counter(cards), table.decks, table.jokers))
+    if extra:
+        meld = _with(meld, extra)
+    return meld
+
+
+def _with(meld: Meld, violations: Iterable[Violation]) -> Meld:
+    return Meld(
+        meld.type,
+        meld.cards,
+        meld.wilds,
+        (*meld.violations, *violations),
+        meld.rank,
+        meld.suit,
+        meld.low,
+        meld.high,
+        meld.descending,
+    )
+
+
+# --- lay-offs -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LayoffVerdict:
+    valid: bool
+    #: The meld with the cards added, in table order.
+    meld: Meld
+    violations: tuple[Violation, ...]
+
+
+def _timing(ruleset: Ruleset, spec: RoundSpec, contract_down: ContractDown) -> list[Violation]:
+    if contract_down not in CONTRACT_DOWN:
+        raise MoveError(
+            f"contract_down must be one of {CONTRACT_DOWN}, not {contract_down!r}",
+            field="contract_down",
+        )
+    if spec.whole_hand:
+        return [Violation("whole_hand_round", {"round": spec.number})]
+    if contract_down == "no":
+        return [
+            Violation(
+                "contract_not_down",
+                {"detail": "lay-offs need one's own contract on the table first"},
+            )
+        ]
+    if contract_down == "this_turn" and ruleset.layoff_timing == "next_turn":
+        return [Violation("layoff_same_turn")]
+    return []
+
+
+def check_layoff(
+    ruleset: Ruleset,
+    round_number: int,
+    meld: Sequence[Card],
+    cards: Sequence[Card],
+    contract_down: ContractDown,
+    end: End | None = None,
+    players: int | None = None,
+    meld_type: MeldType | None = None,
+) -> LayoffVerdict:
+    """Add ``cards`` from hand to a meld on the table (RULES §3: lay-offs)."""
+    spec = ruleset.round(round_number)
+    if not cards:
+        raise MoveError("a lay-off adds at least one card", field="cards")
+    if end not in (None, "low", "high"):
+        raise MoveError(f"end must be 'low' or 'high', not {end!r}", field="end")
+    violations = _timing(ruleset, spec, contract_down)
+    table_meld = read_meld(meld, ruleset, meld_type)
+    if not table_meld.valid:
+        violations.append(
+            Violation("table_meld_invalid", {"detail": table_meld.violations[0].message})
+        )
+        return LayoffVerdict(False, table_meld, tuple(violations))
+    if table_meld.type == "set":
+        result_cards, placing = _add_to_set(ruleset, table_meld, cards)
+    else:
+        result_cards, placing = _add_to_run(ruleset, table_meld, cards, end)
+    violations.extend(placing)
+    result = read_meld(
+        result_cards, ruleset, table_meld.type, wild_limits=ruleset.wild_limits_on_layoff
+    )
+    if not placing:
+        violations.extend(result.violations)
+    size = ruleset.table(players)
+    violations.extend(_check_copies(Counter(result_cards), size.decks, size.jokers))
+    return LayoffVerdict(not violations, result, tuple(violations))
+
+
+def _add_to_set(
+    ruleset: Ruleset, table_meld: Meld, cards: Sequence[Card]
+) -> tuple[tuple[Card, ...], list[Violation]]:
+    violations = [
+        Violation("set_mixed_ranks", {"rank": table_meld.rank.symbol}, card=str(card))
+        for card in cards
+        if not ruleset.is_wild(card)
+        and table_meld.rank is not None
+        and card.rank != table_meld.rank
+    ]
+    return (*table_meld.cards, *cards), violations
+
+
+def _add_to_run(
+    ruleset: Ruleset, table_meld: Meld, cards: Sequence[Card], end: End | None
+) -> tuple[tuple[Card, ...], list[Violation]]:
+    """Place naturals where their rank goes, then wild cards at the named end."""
+    assert table_meld.low is not None and table_meld.high is not None
+    low, high, suit = table_meld.low, table_meld.high, table_meld.suit
+    lowest = LOW_ACE if ruleset.ace_low and high < HIGH_ACE else 2
+    highest = HIGH_ACE if ruleset.ace_high and low > LOW_ACE else 13
+    dead = set() if ruleset.wild_rank_in_melds else set(ruleset.wild_ranks)
+    violations: list[Violation] = []
+    below: dict[int, Card] = {}
+    above: dict[int, Card] = {}
+    wilds: list[Card] = []
+    for card in cards:
+        if ruleset.is_wild(card):
+            wilds.append(card)
+            continue
+        if card.suit is not suit:
+            violations.append(
+                Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
+            )
+            continue
+        value = _place(card.rank, low, high, lowest, highest)  # type: ignore[arg-type]
+        if value is None or value in below or value in above:
+            violations.append(
+                Violation(
+                    "run_not_consecutive",
+                    {
+                        "detail": f"{card} has no free place at either end of {table_meld.span_text()}"
+                    },
+                    card=str(card),
+                )
+            )
+        elif value < low:
+            below[value] = card
+        else:
+            above[value] = card
+    if violations:
+        return (*table_meld.cards, *cards), violations
+    new_low = min(below, default=low)
+    new_high = max(above, default=high)
+    gaps = (low - new_low - len(below)) + (new_high - high - len(above))
+    spare = len(wilds) - gaps
+    if spare < 0:
+        missing = [
+            str(Card(rank_of(v), suit))
+            for v in (*range(new_low, low), *range(high + 1, new_high + 1))
+            if v not in below and v not in above
+        ]
+        return (*table_meld.cards, *cards), [
+            Violation(
+                "run_not_consecutive",
+                {"detail": f"nothing fills {', '.join(missing)} next to {table_meld.span_text()}"},
+            )
+        ]
+    # Spare wild cards go to the named end; unnamed, to the high end unless that is an ace
+    # (RULES §2), and to the other end when a run has no room left on that side.
+    room_high = highest - new_high
+    room_low = new_low - lowest
+    side = end or ("low" if new_high >= HIGH_ACE or room_high <= 0 else "high")
+    if end is None and side == "high" and room_high < spare:
+        side = "low"
+    if side == "high":
+        extend = min(spare, room_high) if end is None else spare
+        new_high += extend
+        new_low -= spare - extend
+    else:
+        extend = min(spare, room_low) if end is None else spare
+        new_low -= extend
+        new_high += spare - extend
+    if (
+        new_low < lowest
+        or new_high > highest
+        or any(rank_of(v) in dead for v in range(new_low, new_high + 1))
+    ):
+        return (*table_meld.cards, *cards), [
+            Violation(
+                "run_wraps_around"
+                if new_low < LOW_ACE
+                or new_high > HIGH_ACE
+                or (new_low <= LOW_ACE and new_high >= HIGH_ACE)
+                else "run_out_of_range",
+                {"detail": f"no room at the {side} end of {table_meld.span_text()}"},
+            )
+        ]
+    spare_wilds = iter(wilds)
+    placed = {**below, **above}
+    existing = {table_meld.low + k: card for k, card in enumerate(_ascending(table_meld))}
+    ordered = [
+        existing.get(v) or placed.get(v) or next(spare_wilds) for v in range(new_low, new_high + 1)
+    ]
+    if table_meld.descending:
+        ordered.reverse()
+    return tuple(ordered), []
+
+
+def _ascending(meld: Meld) -> tuple[Card, ...]:
+    return tuple(reversed(meld.cards)) if meld.descending else meld.cards
+
+
+def _place(rank: Rank, low: int, high: int, lowest: int, highest: int) -> int | None:
+    """The value a natural takes beside a run spanning ``low..high``, if any end has room."""
+    candidates = [HIGH_ACE, LOW_ACE] if rank is Rank.ACE else [int(rank)]
+    for value in candidates:
+        if lowest <= value <= highest and (value < low or value > high):
+            return value
+    return None
+
+
+# --- joker swaps -----------------------------------------------------------------------------
+
+
+Obligation = Literal["own_meld_now", "table_this_turn", "hand"]
+
+
+@dataclass(frozen=True, slots=True)
+class SwapVerdict:
+    valid: bool
+    #: The meld after the swap (the natural in the joker's place).
+    meld: Meld
+    #: The wild card taken off the table.
+    freed: Card | None
+    obligation: Obligation
+    violations: tuple[Violation, ...]
+
+
+def check_joker_swap(
+    ruleset: Ruleset,
+    round_number: int,
+    meld: Sequence[Card],
+    card: Card,
+    contract_down: ContractDown,
+    joker: int | None = None,
+    meld_type: MeldType | None = None,
+) -> SwapVerdict:
+    """Take a wild card off the table by putting the natural it stands for in its place."""
+    spec = ruleset.round(round_number)
+    if contract_down not in CONTRACT_DOWN:
+        raise MoveError(
+            f"contract_down must be one of {CONTRACT_DOWN}, not {contract_down!r}",
+            field="contract_down",
+        )
+    wild_at = [i for i, c in enumerate(meld) if ruleset.is_wild(c)]
+    if joker is None:
+        if len(wild_at) > 1:
+            raise MoveError(
+                f"the meld holds {len(wild_at)} wild cards (at {wild_at}); say which with 'joker'",
+                field="joker",
+            )
+        joker = wild_at[0] if wild_at else 0
+    if not 0 <= joker < len(meld):
+        raise MoveError(f"the meld has positions 0 to {len(meld) - 1}, not {joker}", field="joker")
+    obligation: Obligation = ruleset.freed_joker
+    table_meld = read_meld(meld, ruleset, meld_type)
+    violations: list[Violation] = []
+    if not ruleset.swaps:
+        violations.append(Violation("swaps_not_allowed"))
+    if spec.whole_hand:
+        violations.append(Violation("whole_hand_round", {"round": spec.number}))
+    if not table_meld.valid:
+        violations.append(
+            Violation("table_meld_invalid", {"detail": table_meld.violations[0].message})
+        )
+    wild = next((w for w in table_meld.wilds if w.index == joker), None)
+    taken = meld[joker]
+    if wild is None:
+        violations.append(Violation("no_wild_there", {"index": joker}, card=str(taken)))
+        return SwapVerdict(False, table_meld, None, obligation, tuple(violations))
+    if ruleset.swaps:
+        if table_meld.type == "set" and not ruleset.swap_from_sets:
+            violations.append(
+                Violation("joker_locked", {"detail": "a joker in a set is locked"}, card=str(taken))
+            )
+        if table_meld.type == "run" and not ruleset.swap_from_runs:
+            violations.append(
+                Violation("joker_locked", {"detail": "a joker in a run is locked"}, card=str(taken))
+            )
+        if ruleset.swap_jokers_only and not taken.is_joker:
+            violations.append(
+                Violation(
+                    "joker_locked",
+                    {"detail": f"only jokers may be taken; {taken} stays where it lies"},
+                    card=str(taken),
+                )
+            )
+        if ruleset.swap_timing == "earlier_turn" and contract_down != "earlier_turn":
+            violations.append(
+                Violation(
+                    "contract_not_down",
+                    {
+                        "detail": "a joker may be swapped only once one's contract was laid on an"
+                        " earlier turn"
+                    },
+                )
+            )
+        elif ruleset.swap_timing == "not_down" and contract_down != "no":
+            violations.append(Violation("swap_after_contract"))
+    fits = (
+        card.rank == table_meld.rank if table_meld.type == "set" else str(card) == wild.stands_for
+    )
+    if ruleset.is_wild(card) or not fits:
+        violations.append(
+            Violation("swap_card_mismatch", {"stands_for": wild.stands_for}, card=str(card))
+        )
+    swapped = tuple(card if i == joker else c for i, c in enumerate(meld))
+    result = read_meld(swapped, ruleset, table_meld.type)
+    return SwapVerdict(not violations, result, taken, obligation, tuple(violations))
+
+
+# --- buying ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    seat: int
+    violation: Violation
+
+
+@dataclass(frozen=True, slots=True)
+class BuyVerdict:
+    winner: int | None
+    penalty_cards: int
+    refused: tuple[Refusal, ...]
+
+
+def check_buy(
+    ruleset: Ruleset,
+    round_number: int,
+    seats: int,
+    on_turn: int,
+    callers: Sequence[int],
+    buys_used: Mapping[int, int] | None = None,
+    previous_buyer: int | None = None,
+    down: Iterable[int] = (),
+) -> BuyVerdict:
+    """Who gets the discard when ``callers`` ask to buy it (RULES §3, buying)."""
+    ruleset.round(round_number)
+    ruleset.table(seats)
+    buys_used = buys_used or {}
+    down = set(down)
+    for name, seat in [
+        ("on_turn", on_turn),
+        ("previous_buyer", previous_buyer),
+        *(("callers", c) for c in callers),
+        *(("buys_used", s) for s in buys_used),
+        *(("down", s) for s in down),
+    ]:
+        if seat is not None and not 0 <= seat < seats:
+            raise MoveError(f"seat {seat} is not at a table of {seats}", field=name)
+    if on_turn in callers:
+        raise MoveError(
+            f"seat {on_turn} is on turn: taking the discard is its draw, not a buy", field="callers"
+        )
+    if len(set(callers)) != len(callers):
+        raise MoveError("a seat calls at most once", field="callers")
+    discarder = (on_turn - 1) % seats
+    refused: list[Refusal] = []
+    eligible: list[int] = []
+    for seat in callers:
+        reasons: list[Violation] = []
+        if not ruleset.buying:
+            reasons.append(Violation("buying_not_allowed"))
+        else:
+            if seat == discarder:
+                reasons.append(Violation("own_discard", {"seat": seat}))
+            used = buys_used.get(seat, 0)
+            if ruleset.buy_limit is not None and used >= ruleset.buy_limit:
+                reasons.append(
+                    Violation(
+                        "buy_limit_reached",
+                        {"seat": seat, "used": used, "limit": ruleset.buy_limit},
+                    )
+                )
+            if ruleset.no_consecutive_buys and previous_buyer == seat:
+                reasons.append(Violation("consecutive_buy", {"seat": seat}))
+            if not ruleset.buy_when_down and seat in down:
+                reasons.append(Violation("caller_down", {"seat": seat}))
+        if reasons:
+            refused.extend(Refusal(seat, reason) for reason in reasons)
+        else:
+            eligible.append(seat)
+    # The caller nearest the player on turn, clockwise, wins.
+    eligible.sort(key=lambda seat: (seat - on_turn) % seats)
+    winner = eligible[0] if eligible else None
+    refused.extend(
+        Refusal(seat, Violation("nearer_caller", {"winner": winner})) for seat in eligible[1:]
+    )
+    refused.sort(key=lambda r: (r.seat - on_turn) % seats)
+    return BuyVerdict(
+        winner, ruleset.buy_penalty_cards if winner is not None else 0, tuple(refused)
+    )
+
+
+# --- penalties -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    total: int
+    cards: tuple[tuple[Card, int], ...]
+
+
+def penalty(ruleset: Ruleset, cards: Sequence[Card]) -> Penalty:
+    """What the cards left in a hand cost at the end of a round."""
+    scored = tuple((card, ruleset.points(card)) for card in cards)
+    return Penalty(sum(points for _, points in scored), scored)

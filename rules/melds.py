@@ -1,0 +1,315 @@
+"""Reading one meld: is it a set or a run, and what does every wild card stand for?
+
+RULES §2: a run is read in the order its cards lie on the table, low to high unless its
+naturals descend; a wild card stands for the card its position requires. A set is read in any
+order, and a wild card in it stands for "a card of the set's rank". The reading is the basis of
+every check: the contract check reads each meld, a lay-off re-reads the meld it makes, a joker
+swap reads where the joker sits.
+
+Ranks in a run are *values*: 1 for a low ace, 2..13 for 2..K, 14 for a high ace.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.cards import Card, Rank, Suit
+from rules.ruleset import MeldType, Ruleset
+from rules.violations import Violation
+
+LOW_ACE, HIGH_ACE = 1, 14
+
+
+def suit_name(suit: Suit | None) -> str:
+    """The suit as a word for messages ("heart"); "?" for a meld without naturals."""
+    return suit.name.lower()[:-1] if suit is not None else "?"
+
+
+def rank_of(value: int) -> Rank:
+    """The rank at a run value (14 is the high ace)."""
+    return Rank.ACE if value == HIGH_ACE else Rank(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Wild:
+    """A wild card of a meld: its index in table order and what it stands for."""
+
+    index: int
+    #: A card in a run (``"6H"``), the rank alone in a set (``"7"``).
+    stands_for: str
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld as the referee reads it, legal or not."""
+
+    type: MeldType
+    cards: tuple[Card, ...]
+    wilds: tuple[Wild, ...]
+    violations: tuple[Violation, ...]
+    #: A set's rank (from its naturals), when it has any.
+    rank: Rank | None = None
+    #: A run's suit (from its naturals), when it has any.
+    suit: Suit | None = None
+    #: A run's lowest and highest values, when its positions could be read.
+    low: int | None = None
+    high: int | None = None
+    descending: bool = False
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    @property
+    def naturals(self) -> int:
+        return len(self.cards) - len(self.wilds)
+
+    def span_text(self) -> str:
+        """The run's extent for messages, e.g. ``4H-7H``."""
+        if self.low is None or self.high is None or self.suit is None:
+            return " ".join(map(str, self.cards))
+        return f"{rank_of(self.low).symbol}{self.suit.value}-{rank_of(self.high).symbol}{self.suit.value}"
+
+
+def read_meld(
+    cards: Sequence[Card],
+    ruleset: Ruleset,
+    meld_type: MeldType | None = None,
+    *,
+    wild_limits: bool = True,
+) -> Meld:
+    """Read ``cards`` as a meld (of ``meld_type`` if given, else whichever it plainly is)."""
+    if meld_type == "set":
+        return read_set(cards, ruleset, wild_limits=wild_limits)
+    if meld_type == "run":
+        return read_run(cards, ruleset, wild_limits=wild_limits)
+    candidates = plausible_types(cards, ruleset)
+    readings = [read_meld(cards, ruleset, t, wild_limits=wild_limits) for t in candidates]
+    for reading in readings:
+        if reading.valid:
+            return reading
+    return min(readings, key=lambda reading: len(reading.violations))
+
+
+def plausible_types(cards: Sequence[Card], ruleset: Ruleset) -> tuple[MeldType, ...]:
+    """The types a meld could be read as, most likely first.
+
+    Naturals of one rank can only be a set (a run never repeats a rank) unless there is just
+    one natural; naturals of one suit and distinct ranks can only be a run.
+    """
+    ranks: set[Rank] = set()
+    suits: set[Suit] = set()
+    naturals = 0
+    for card in cards:
+        if card.rank is not None and card.rank not in ruleset.wild_ranks:
+            naturals += 1
+            ranks.add(card.rank)
+            suits.add(card.suit)  # type: ignore[arg-type]
+    could_set = len(ranks) <= 1
+    could_run = len(suits) <= 1 and len(ranks) == naturals
+    if could_set and could_run:
+        # One natural and wild cards: both readings exist; a set fixes its wilds by rank alone.
+        return ("set", "run")
+    if could_set:
+        return ("set",)
+    if could_run:
+        return ("run",)
+    return ("set", "run") if len(ranks) <= len(suits) else ("run", "set")
+
+
+def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = True) -> Meld:
+    violations: list[Violation] = []
+    wild_at: list[int] = []
+    rank_counts: Counter[Rank] = Counter()
+    for index, card in enumerate(cards):
+        if ruleset.is_wild(card):
+            wild_at.append(index)
+        else:
+            rank_counts[card.rank] += 1  # type: ignore[index]
+    rank = rank_counts.most_common(1)[0][0] if rank_counts else None
+    if rank is not None and len(rank_counts) > 1:
+        for card in cards:
+            if card.rank != rank and not ruleset.is_wild(card):
+                violations.append(
+                    Violation("set_mixed_ranks", {"rank": rank.symbol}, card=str(card))
+                )
+    if len(cards) < ruleset.set_min:
+        violations.append(
+            Violation("set_too_short", {"min": ruleset.set_min, "length": len(cards)})
+        )
+    naturals = len(cards) - len(wild_at)
+    if wild_limits:
+        reason = _wild_limit_reason(ruleset, "set", naturals, len(wild_at))
+        if reason:
+            violations.append(Violation("too_many_wilds", {"type": "set", "detail": reason}))
+    stands_for = rank.symbol if rank is not None else "?"
+    return Meld(
+        type="set",
+        cards=tuple(cards),
+        wilds=tuple(Wild(index, stands_for) for index in wild_at),
+        violations=tuple(violations),
+        rank=rank,
+    )
+
+
+def _wild_limit_reason(ruleset: Ruleset, meld_type: MeldType, naturals: int, wilds: int) -> str:
+    needed = ruleset.set_min_naturals if meld_type == "set" else ruleset.run_min_naturals
+    if naturals < needed:
+        return f"a {meld_type} needs at least {needed} natural card(s); this one has {naturals}"
+    if ruleset.wilds_at_most_naturals and wilds > naturals:
+        return f"{wilds} wild cards outnumber {naturals} natural card(s)"
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    start: int
+    step: int  # +1 read low to high, -1 high to low
+
+    def value(self, index: int) -> int:
+        return self.start + self.step * index
+
+
+def _readings(naturals: list[tuple[int, Rank]], ace_values: tuple[int, ...]) -> list[_Reading]:
+    """Every way the naturals' positions fit one run, for each value the ace may take."""
+    found = []
+    for ace in ace_values:
+        values = [(i, ace if r is Rank.ACE else int(r)) for i, r in naturals]
+        step = -1 if len(values) >= 2 and values[1][1] < values[0][1] else 1
+        first_index, first_value = values[0]
+        start = first_value - step * first_index
+        if all(v == start + step * i for i, v in values):
+            found.append(_Reading(start, step))
+    return found
+
+
+def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = True) -> Meld:
+    violations: list[Violation] = []
+    naturals: list[tuple[int, Rank]] = []
+    wild_at: list[int] = []
+    suit_counts: Counter[Suit] = Counter()
+    for index, card in enumerate(cards):
+        if ruleset.is_wild(card):
+            wild_at.append(index)
+        else:
+            naturals.append((index, card.rank))  # type: ignore[arg-type]
+            suit_counts[card.suit] += 1  # type: ignore[index]
+    suit = suit_counts.most_common(1)[0][0] if suit_counts else None
+    if suit is not None and len(suit_counts) > 1:
+        for card in cards:
+            if card.suit != suit and not ruleset.is_wild(card):
+                violations.append(
+                    Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
+                )
+    length = len(cards)
+    if length < ruleset.run_min:
+        violations.append(Violation("run_too_short", {"min": ruleset.run_min, "length": length}))
+
+    reading: _Reading | None = None
+    if naturals:
+        allowed = tuple(
+            v for v, ok in ((LOW_ACE, ruleset.ace_low), (HIGH_ACE, ruleset.ace_high)) if ok
+        )
+        lowest = LOW_ACE if ruleset.ace_low else 2
+        highest = HIGH_ACE if ruleset.ace_high else 13
+        dead = set() if ruleset.wild_rank_in_melds else set(ruleset.wild_ranks)
+        in_range = []
+        for candidate in _readings(naturals, allowed):
+            ends = (candidate.value(0), candidate.value(length - 1))
+            if (
+                lowest <= min(ends)
+                and max(ends) <= highest
+                and not any(rank_of(candidate.value(i)) in dead for i in range(length))
+            ):
+                in_range.append(candidate)
+        if in_range:
+            reading = in_range[0]
+        else:
+            violations.append(_why_not_a_run(naturals, cards, ruleset, allowed, length, dead))
+    if wild_limits:
+        reason = _wild_limit_reason(ruleset, "run", len(naturals), len(wild_at))
+        if not reason and naturals:
+            reason = _run_wild_limits(ruleset, naturals, wild_at, length)
+        if reason:
+            violations.append(Violation("too_many_wilds", {"type": "run", "detail": reason}))
+
+    low = high = None
+    wilds: tuple[Wild, ...]
+    if reading is not None and suit is not None:
+        ends = (reading.value(0), reading.value(length - 1))
+        low, high = min(ends), max(ends)
+        wilds = tuple(Wild(i, str(Card(rank_of(reading.value(i)), suit))) for i in wild_at)
+    else:
+        wilds = tuple(Wild(i, "?") for i in wild_at)
+    return Meld(
+        type="run",
+        cards=tuple(cards),
+        wilds=wilds,
+        violations=tuple(violations),
+        suit=suit,
+        low=low,
+        high=high,
+        descending=reading is not None and reading.step < 0,
+    )
+
+
+def _run_wild_limits(
+    ruleset: Ruleset, naturals: list[tuple[int, Rank]], wild_at: list[int], length: int
+) -> str:
+    if ruleset.wilds_outside_span is not None:
+        first, last = naturals[0][0], naturals[-1][0]
+        outside = sum(1 for i in wild_at if i < first or i > last)
+        if outside > ruleset.wilds_outside_span:
+            return (
+                f"{outside} wild cards lie outside the naturals; at most"
+                f" {ruleset.wilds_outside_span} may, where the naturals cannot fix their place"
+            )
+    per = ruleset.run_wilds_per_cards
+    if per is not None and len(wild_at) > length // per:
+        return f"at most one wild card per {per} cards of a run; this one has {len(wild_at)}"
+    return ""
+
+
+def _why_not_a_run(
+    naturals: list[tuple[int, Rank]],
+    cards: Sequence[Card],
+    ruleset: Ruleset,
+    allowed: tuple[int, ...],
+    length: int,
+    dead: set[Rank],
+) -> Violation:
+    """Tell apart a run that turns the corner, one that leaves the ranks in play, and a jumble."""
+    text = " ".join(map(str, cards))
+    fits = _readings(naturals, (LOW_ACE, HIGH_ACE))
+    for candidate in fits:
+        ends = (candidate.value(0), candidate.value(length - 1))
+        lo, hi = min(ends), max(ends)
+        if lo < LOW_ACE or hi > HIGH_ACE or (lo <= LOW_ACE and hi >= HIGH_ACE):
+            continue
+        uses_ace = {v for v in (LOW_ACE, HIGH_ACE) if lo <= v <= hi}
+        if uses_ace and not uses_ace & set(allowed):
+            where = "high" if ruleset.ace_high else "low"
+            return Violation(
+                "run_out_of_range", {"detail": f"the ace ranks only {where} here: {text}"}
+            )
+        dead_here = sorted({rank_of(candidate.value(i)) for i in range(length)} & dead)
+        if dead_here:
+            return Violation(
+                "run_out_of_range",
+                {
+                    "detail": f"{dead_here[0].symbol}s are only wild here and no run passes"
+                    f" through them: {text}"
+                },
+            )
+    # Positions fit if ranks are taken round the corner (K A 2): a bridge.
+    first_index, first_rank = naturals[0]
+    for step in (1, -1):
+        if all(
+            (int(r) - int(first_rank) - step * (i - first_index)) % 13 == 0 for i, r in naturals
+        ):
+            return Violation("run_wraps_around", {"detail": text})
+    if fits:  # consecutive, but running past an ace (a wild beyond A, or 14+ cards)
+        return Violation("run_wraps_around", {"detail": text})
+    return Violation("run_not_consecutive", {"detail": text})

@@ -50,8 +50,11 @@ class Rank(enum.IntEnum):
             raise CardNotationError(f"not a rank: {text!r}") from None
 
 
-class Suit(enum.Enum):
-    """A card suit, written by its initial."""
+class Suit(enum.StrEnum):
+    """A card suit, written by its initial.
+
+    A ``str`` mix-in so that suits hash in C: cards are counted in Counters on every check.
+    """
 
     SPADES = "S"
     HEARTS = "H"

@@ -57,11 +57,12 @@ def check_contract(
     table = ruleset.table(players)
     readings = _assign_types(ruleset, spec.contract, melds, types)
     violations: list[Violation] = []
+    sets: list[int] = []
+    runs: list[int] = []
     for index, meld in enumerate(readings):
-        violations.extend(v.at(index) for v in meld.violations)
-
-    sets = [i for i, m in enumerate(readings) if m.type == "set"]
-    runs = [i for i, m in enumerate(readings) if m.type == "run"]
+        (sets if meld.type == "set" else runs).append(index)
+        if meld.violations:
+            violations.extend(v.at(index) for v in meld.violations)
     contract = spec.contract
     if len(sets) != contract.sets or len(runs) != contract.runs:
         violations.append(
@@ -74,25 +75,28 @@ def check_contract(
                 },
             )
         )
-    for meld_type, indexes in zip(MELD_TYPES, (sets, runs), strict=True):
-        violations.extend(_check_sizes(spec, contract.specs(meld_type), readings, indexes))
-    violations.extend(_check_run_spacing(ruleset, readings, runs))
+    violations.extend(_check_sizes(spec, contract.set_specs, readings, sets))
+    violations.extend(_check_sizes(spec, contract.run_specs, readings, runs))
+    if len(runs) > 1:
+        violations.extend(_check_run_spacing(ruleset, readings, runs))
 
-    melded: Counter[Card] = Counter(card for meld in melds for card in meld)
+    melded: Counter[Card] = Counter()
+    for cards in melds:
+        melded.update(cards)
     remaining: tuple[Card, ...] | None = None
     goes_out: bool | None = None
+    counted = melded
     if hand is not None:
         held = Counter(hand)
+        left = dict(held)
         for card, count in melded.items():
-            if count > held[card]:
+            have = left.get(card, 0)
+            if count > have:
                 violations.append(
-                    Violation(
-                        "cards_not_in_hand",
-                        {"melded": count, "held": held[card]},
-                        card=str(card),
-                    )
+                    Violation("cards_not_in_hand", {"melded": count, "held": have}, card=str(card))
                 )
-        left = held - melded
+            else:
+                left[card] = have - count
         kept: list[Card] = []
         for card in hand:  # in the hand's own order, each copy once
             if left[card] > 0:
@@ -100,9 +104,10 @@ def check_contract(
                 left[card] -= 1
         remaining = tuple(kept)
         violations.extend(_check_going_out(ruleset, spec, remaining))
-        counted = held | melded
-    else:
-        counted = melded
+        counted = held
+        for card, count in melded.items():
+            if count > held[card]:
+                held[card] = count
     violations.extend(_check_copies(counted, table.decks, table.jokers))
 
     valid = not violations

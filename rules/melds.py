@@ -11,15 +11,16 @@ Ranks in a run are *values*: 1 for a low ace, 2..13 for 2..K, 14 for a high ace.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rules.cards import Card, Rank, Suit
 from rules.ruleset import MeldType, Ruleset
 from rules.violations import Violation
 
 LOW_ACE, HIGH_ACE = 1, 14
+_T = TypeVar("_T")
 
 
 def suit_name(suit: Suit | None) -> str:
@@ -27,9 +28,21 @@ def suit_name(suit: Suit | None) -> str:
     return suit.name.lower()[:-1] if suit is not None else "?"
 
 
+_RANK_AT: tuple[Rank, ...] = (Rank.KING, *Rank, Rank.ACE)  # index 0 is never a run value
+
+
 def rank_of(value: int) -> Rank:
     """The rank at a run value (14 is the high ace)."""
-    return Rank.ACE if value == HIGH_ACE else Rank(value)
+    return _RANK_AT[value]
+
+
+# "6H" for every run value and suit, so reading a wild card builds no Card.
+_CARD_AT = {suit: tuple(rank.symbol + suit.value for rank in _RANK_AT) for suit in Suit}
+
+
+def _majority(items: Sequence[_T]) -> _T:
+    """The most common item, the earliest on a tie (the reading the table most likely meant)."""
+    return max(items, key=items.count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,16 +112,17 @@ def plausible_types(cards: Sequence[Card], ruleset: Ruleset) -> tuple[MeldType, 
     Naturals of one rank can only be a set (a run never repeats a rank) unless there is just
     one natural; naturals of one suit and distinct ranks can only be a run.
     """
-    ranks: set[Rank] = set()
-    suits: set[Suit] = set()
-    naturals = 0
+    ranks: list[Rank] = []
+    suits: list[Suit] = []
     for card in cards:
         if card.rank is not None and card.rank not in ruleset.wild_ranks:
-            naturals += 1
-            ranks.add(card.rank)
-            suits.add(card.suit)  # type: ignore[arg-type]
-    could_set = len(ranks) <= 1
-    could_run = len(suits) <= 1 and len(ranks) == naturals
+            ranks.append(card.rank)
+            suits.append(card.suit)  # type: ignore[arg-type]
+    naturals = len(ranks)
+    one_rank = not ranks or ranks.count(ranks[0]) == naturals
+    one_suit = not suits or suits.count(suits[0]) == naturals
+    could_set = one_rank
+    could_run = one_suit and (naturals <= 1 or len(set(ranks)) == naturals)
     if could_set and could_run:
         # One natural and wild cards: both readings exist; a set fixes its wilds by rank alone.
         return ("set", "run")
@@ -116,22 +130,23 @@ def plausible_types(cards: Sequence[Card], ruleset: Ruleset) -> tuple[MeldType, 
         return ("set",)
     if could_run:
         return ("run",)
-    return ("set", "run") if len(ranks) <= len(suits) else ("run", "set")
+    return ("set", "run") if len(set(ranks)) <= len(set(suits)) else ("run", "set")
 
 
 def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = True) -> Meld:
     violations: list[Violation] = []
     wild_at: list[int] = []
-    rank_counts: Counter[Rank] = Counter()
+    ranks: list[Rank] = []
     for index, card in enumerate(cards):
         if ruleset.is_wild(card):
             wild_at.append(index)
         else:
-            rank_counts[card.rank] += 1  # type: ignore[index]
-    rank = rank_counts.most_common(1)[0][0] if rank_counts else None
-    if rank is not None and len(rank_counts) > 1:
+            ranks.append(card.rank)  # type: ignore[arg-type]
+    rank = ranks[0] if ranks else None
+    if rank is not None and ranks.count(rank) != len(ranks):
+        rank = _majority(ranks)
         for card in cards:
-            if card.rank != rank and not ruleset.is_wild(card):
+            if card.rank is not rank and not ruleset.is_wild(card):
                 violations.append(
                     Violation("set_mixed_ranks", {"rank": rank.symbol}, card=str(card))
                 )
@@ -139,9 +154,8 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         violations.append(
             Violation("set_too_short", {"min": ruleset.set_min, "length": len(cards)})
         )
-    naturals = len(cards) - len(wild_at)
     if wild_limits:
-        reason = _wild_limit_reason(ruleset, "set", naturals, len(wild_at))
+        reason = _wild_limit_reason(ruleset, "set", len(ranks), len(wild_at))
         if reason:
             violations.append(Violation("too_many_wilds", {"type": "set", "detail": reason}))
     stands_for = rank.symbol if rank is not None else "?"
@@ -163,43 +177,50 @@ def _wild_limit_reason(ruleset: Ruleset, meld_type: MeldType, naturals: int, wil
     return ""
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    start: int
-    step: int  # +1 read low to high, -1 high to low
-
-    def value(self, index: int) -> int:
-        return self.start + self.step * index
+#: A way to read a run's positions: (value at position 0, +1 low to high or -1 high to low).
+_Reading = tuple[int, int]
 
 
 def _readings(naturals: list[tuple[int, Rank]], ace_values: tuple[int, ...]) -> list[_Reading]:
     """Every way the naturals' positions fit one run, for each value the ace may take."""
+    if not any(rank is Rank.ACE for _, rank in naturals):
+        # Without a natural ace its value changes nothing: one reading or none.
+        first_index, first_value = naturals[0]
+        if len(naturals) == 1:
+            return [(int(first_value) - first_index, 1)]
+        step = -1 if naturals[1][1] < first_value else 1
+        start = int(first_value) - step * first_index
+        if all(r == start + step * i for i, r in naturals):
+            return [(start, step)]
+        return []
     found = []
     for ace in ace_values:
         values = [(i, ace if r is Rank.ACE else int(r)) for i, r in naturals]
         step = -1 if len(values) >= 2 and values[1][1] < values[0][1] else 1
-        first_index, first_value = values[0]
-        start = first_value - step * first_index
+        start = values[0][1] - step * values[0][0]
         if all(v == start + step * i for i, v in values):
-            found.append(_Reading(start, step))
+            found.append((start, step))
     return found
 
 
 def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = True) -> Meld:
     violations: list[Violation] = []
     naturals: list[tuple[int, Rank]] = []
+    suits: list[Suit] = []
     wild_at: list[int] = []
-    suit_counts: Counter[Suit] = Counter()
+    wild_ranks = ruleset.wild_ranks
     for index, card in enumerate(cards):
-        if ruleset.is_wild(card):
+        rank = card.rank
+        if rank is None or rank in wild_ranks:
             wild_at.append(index)
         else:
-            naturals.append((index, card.rank))  # type: ignore[arg-type]
-            suit_counts[card.suit] += 1  # type: ignore[index]
-    suit = suit_counts.most_common(1)[0][0] if suit_counts else None
-    if suit is not None and len(suit_counts) > 1:
+            naturals.append((index, rank))
+            suits.append(card.suit)  # type: ignore[arg-type]
+    suit = suits[0] if suits else None
+    if suit is not None and suits.count(suit) != len(suits):
+        suit = _majority(suits)
         for card in cards:
-            if card.suit != suit and not ruleset.is_wild(card):
+            if card.suit is not suit and not ruleset.is_wild(card):
                 violations.append(
                     Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
                 )
@@ -209,25 +230,29 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
 
     reading: _Reading | None = None
     if naturals:
-        allowed = tuple(
-            v for v, ok in ((LOW_ACE, ruleset.ace_low), (HIGH_ACE, ruleset.ace_high)) if ok
+        allowed = (
+            (LOW_ACE, HIGH_ACE)
+            if ruleset.ace_low and ruleset.ace_high
+            else ((LOW_ACE,) if ruleset.ace_low else (HIGH_ACE,))
         )
         lowest = LOW_ACE if ruleset.ace_low else 2
         highest = HIGH_ACE if ruleset.ace_high else 13
-        dead = set() if ruleset.wild_rank_in_melds else set(ruleset.wild_ranks)
-        in_range = []
-        for candidate in _readings(naturals, allowed):
-            ends = (candidate.value(0), candidate.value(length - 1))
+        dead = () if ruleset.wild_rank_in_melds else tuple(ruleset.wild_ranks)
+        for start, step in _readings(naturals, allowed):
+            end = start + step * (length - 1)
+            low, high = (start, end) if step > 0 else (end, start)
             if (
-                lowest <= min(ends)
-                and max(ends) <= highest
-                and not any(rank_of(candidate.value(i)) in dead for i in range(length))
+                lowest <= low
+                and high <= highest
+                and not any(
+                    low <= int(rank) <= high or (rank is Rank.ACE and high == HIGH_ACE)
+                    for rank in dead
+                )
             ):
-                in_range.append(candidate)
-        if in_range:
-            reading = in_range[0]
+                reading = (start, step)
+                break
         else:
-            violations.append(_why_not_a_run(naturals, cards, ruleset, allowed, length, dead))
+            violations.append(_why_not_a_run(naturals, cards, ruleset, allowed, length, set(dead)))
     if wild_limits:
         reason = _wild_limit_reason(ruleset, "run", len(naturals), len(wild_at))
         if not reason and naturals:
@@ -235,23 +260,26 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         if reason:
             violations.append(Violation("too_many_wilds", {"type": "run", "detail": reason}))
 
-    low = high = None
-    wilds: tuple[Wild, ...]
     if reading is not None and suit is not None:
-        ends = (reading.value(0), reading.value(length - 1))
-        low, high = min(ends), max(ends)
-        wilds = tuple(Wild(i, str(Card(rank_of(reading.value(i)), suit))) for i in wild_at)
-    else:
-        wilds = tuple(Wild(i, "?") for i in wild_at)
+        start, step = reading
+        end = start + step * (length - 1)
+        names = _CARD_AT[suit]
+        return Meld(
+            type="run",
+            cards=tuple(cards),
+            wilds=tuple(Wild(i, names[start + step * i]) for i in wild_at),
+            violations=tuple(violations),
+            suit=suit,
+            low=min(start, end),
+            high=max(start, end),
+            descending=step < 0,
+        )
     return Meld(
         type="run",
         cards=tuple(cards),
-        wilds=wilds,
+        wilds=tuple(Wild(i, "?") for i in wild_at),
         violations=tuple(violations),
         suit=suit,
-        low=low,
-        high=high,
-        descending=reading is not None and reading.step < 0,
     )
 
 
@@ -283,8 +311,8 @@ def _why_not_a_run(
     """Tell apart a run that turns the corner, one that leaves the ranks in play, and a jumble."""
     text = " ".join(map(str, cards))
     fits = _readings(naturals, (LOW_ACE, HIGH_ACE))
-    for candidate in fits:
-        ends = (candidate.value(0), candidate.value(length - 1))
+    for start, step in fits:
+        ends = (start, start + step * (length - 1))
         lo, hi = min(ends), max(ends)
         if lo < LOW_ACE or hi > HIGH_ACE or (lo <= LOW_ACE and hi >= HIGH_ACE):
             continue
@@ -294,7 +322,7 @@ def _why_not_a_run(
             return Violation(
                 "run_out_of_range", {"detail": f"the ace ranks only {where} here: {text}"}
             )
-        dead_here = sorted({rank_of(candidate.value(i)) for i in range(length)} & dead)
+        dead_here = sorted({rank_of(v) for v in range(lo, hi + 1)} & dead)
         if dead_here:
             return Violation(
                 "run_out_of_range",

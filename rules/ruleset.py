@@ -9,6 +9,7 @@ inconsistent option is refused with its reason instead of silently becoming a de
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -77,20 +78,26 @@ class Contract:
         melds.sort(key=lambda spec: (spec.type != "set", -spec.min))
         return Contract(tuple(melds))
 
-    @property
-    def sets(self) -> int:
-        return sum(1 for spec in self.melds if spec.type == "set")
+    # Derived once: every contract check asks for them.
+    sets: int = field(init=False, repr=False, compare=False)
+    runs: int = field(init=False, repr=False, compare=False)
+    set_specs: tuple[MeldSpec, ...] = field(init=False, repr=False, compare=False)
+    run_specs: tuple[MeldSpec, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def runs(self) -> int:
-        return sum(1 for spec in self.melds if spec.type == "run")
+    def __post_init__(self) -> None:
+        set_specs = tuple(spec for spec in self.melds if spec.type == "set")
+        run_specs = tuple(spec for spec in self.melds if spec.type == "run")
+        object.__setattr__(self, "set_specs", set_specs)
+        object.__setattr__(self, "run_specs", run_specs)
+        object.__setattr__(self, "sets", len(set_specs))
+        object.__setattr__(self, "runs", len(run_specs))
 
     @property
     def min_cards(self) -> int:
         return sum(spec.min for spec in self.melds)
 
     def specs(self, meld_type: MeldType) -> tuple[MeldSpec, ...]:
-        return tuple(spec for spec in self.melds if spec.type == meld_type)
+        return self.set_specs if meld_type == "set" else self.run_specs
 
     @property
     def text(self) -> str:
@@ -228,11 +235,7 @@ class Ruleset:
         is the most decks and the most jokers the ruleset allows.
         """
         if players is None:
-            return TableSize(
-                self.max_players,
-                max(size.decks for size in self.tables),
-                max(size.jokers for size in self.tables),
-            )
+            return self.largest_table
         if not self.min_players <= players <= self.max_players:
             raise RulesetError(
                 f"{self.id!r} is for {self.min_players} to {self.max_players} players,"
@@ -243,6 +246,15 @@ class Ruleset:
             if players <= size.max_players:
                 return size
         return self.tables[-1]
+
+    @functools.cached_property
+    def largest_table(self) -> TableSize:
+        """The most decks and the most jokers any table of this ruleset plays with."""
+        return TableSize(
+            self.max_players,
+            max(size.decks for size in self.tables),
+            max(size.jokers for size in self.tables),
+        )
 
     def points(self, card: Card) -> int:
         """What ``card`` costs when it is left in hand at the end of a round."""

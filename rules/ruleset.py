@@ -402,6 +402,46 @@ class Ruleset:
             "rounds": [round_as_dict(spec) for spec in self.rounds],
         }
 
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Ruleset:
+        """Rebuild a ruleset from :meth:`as_dict` (how a match sheet keeps its rules).
+
+        A sheet stores its ruleset resolved, so a later change to a preset never changes an
+        old sheet's scores; this reads it back. Points come back as the table shows them
+        (a wild rank's effective value), which scores every card the same.
+        """
+        try:
+            fields = {name: data[name] for name in _PLAIN_FIELDS}
+            points = data["points"]
+            rounds = tuple(
+                RoundSpec(
+                    number=item["number"],
+                    contract=Contract(
+                        tuple(MeldSpec(m["type"], m["min"]) for m in item["contract"]["melds"])
+                    ),
+                    hand_size=item["hand_size"],
+                    whole_hand=item["whole_hand"],
+                    discard_to_go_out=item["discard_to_go_out"],
+                    exact_minimum=item["exact_minimum"],
+                )
+                for item in data["rounds"]
+            )
+            return Ruleset(
+                **fields,
+                min_players=data["players"]["min"],
+                max_players=data["players"]["max"],
+                tables=tuple(
+                    TableSize(t["max_players"], t["decks"], t["jokers"]) for t in data["tables"]
+                ),
+                wild_ranks=frozenset(Rank.parse(r) for r in data["wild_ranks"]),
+                rounds=rounds,
+                rank_points=tuple(points[rank.symbol] for rank in Rank),
+                joker_points=points["JK"],
+                options=dict(data.get("options") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise RulesetError(f"not a stored ruleset: {error!r}") from None
+
     def points_table(self) -> dict[str, int]:
         table = {rank.symbol: self.rank_points[rank - 1] for rank in Rank}
         if self.wild_rank_points is not None:
@@ -409,6 +449,47 @@ class Ruleset:
                 table[rank.symbol] = self.wild_rank_points
         table["JK"] = self.joker_points
         return table
+
+
+# Fields that as_dict writes under their own name with a plain JSON value.
+_PLAIN_FIELDS = (
+    "id",
+    "name",
+    "family",
+    "description",
+    "base",
+    "wild_rank_in_melds",
+    "ace_low",
+    "ace_high",
+    "set_min",
+    "run_min",
+    "runs_may_touch",
+    "same_suit_run_gap",
+    "layoff_timing",
+    "set_min_naturals",
+    "run_min_naturals",
+    "wilds_outside_span",
+    "run_wilds_per_cards",
+    "wilds_at_most_naturals",
+    "wild_limits_on_layoff",
+    "swaps",
+    "swap_from_sets",
+    "swap_from_runs",
+    "swap_jokers_only",
+    "swap_timing",
+    "freed_joker",
+    "buying",
+    "buy_limit",
+    "buy_penalty_cards",
+    "no_consecutive_buys",
+    "buy_when_down",
+    "go_out_by_melding",
+    "tie_break",
+    "cut_bonus",
+    "cutter",
+    "first_dealer",
+    "stock_exhausted",
+)
 
 
 def contract_as_dict(contract: Contract) -> dict[str, Any]:

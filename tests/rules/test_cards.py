@@ -1,0 +1,158 @@
+"""Card notation (RULES §2): canonical form, lenient parsing, round trips, quoted errors."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import pytest
+
+import rules
+from rules import Card, Rank, Suit
+
+
+def C(text: str) -> tuple[Card, ...]:
+    return rules.parse_cards(text.split())
+
+
+# RULES §2: "Ranks A 2 3 … 10 J Q K, suits S H D C; a card is rank then suit: 10H, QS, AD.
+# A joker is JK. Parsing is case-insensitive, accepts T for ten and the suit symbols ♠ ♥ ♦ ♣;
+# output is always the canonical form above."
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("10H", "10H"),
+        ("QS", "QS"),
+        ("AD", "AD"),
+        ("2C", "2C"),
+        ("JK", "JK"),
+        # case-insensitive
+        ("10h", "10H"),
+        ("qs", "QS"),
+        ("aD", "AD"),
+        ("jK", "JK"),
+        ("jk", "JK"),
+        ("kc", "KC"),
+        ("jh", "JH"),
+        # T for ten
+        ("TH", "10H"),
+        ("th", "10H"),
+        ("Td", "10D"),
+        # suit symbols
+        ("Q♠", "QS"),
+        ("10♥", "10H"),
+        ("T♥", "10H"),
+        ("A♦", "AD"),
+        ("7♣", "7C"),
+        ("k♣", "KC"),
+    ],
+)
+def test_parse_gives_the_canonical_form(text: str, canonical: str) -> None:
+    assert str(Card.parse(text)) == canonical
+
+
+def test_every_rank_and_suit_spelled_as_rules_section_2_has_it() -> None:
+    # RULES §2: "Ranks A 2 3 … 10 J Q K, suits S H D C"
+    ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    suits = "S H D C".split()
+    assert [rank.symbol for rank in Rank] == ranks
+    assert sorted(suit.value for suit in Suit) == sorted(suits)
+    texts = [rank + suit for rank in ranks for suit in suits]
+    assert sorted(str(card) for card in rules.DECK) == sorted(texts)
+    assert len(set(rules.DECK)) == 52
+
+
+@pytest.mark.parametrize("card", [*rules.DECK, rules.JOKER], ids=str)
+def test_str_and_repr_round_trip(card: Card) -> None:
+    assert Card.parse(str(card)) == card
+    assert repr(card) == f"Card.parse({str(card)!r})"
+    assert eval(repr(card), {"Card": Card}) == card
+
+
+@pytest.mark.parametrize("card", [*rules.DECK, rules.JOKER], ids=str)
+def test_lower_case_and_symbol_spellings_read_the_same_card(card: Card) -> None:
+    text = str(card)
+    assert Card.parse(text.lower()) == card
+    if not card.is_joker:
+        symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[text[-1]]
+        assert Card.parse(text[:-1] + symbol) == card
+        assert Card.parse(text[:-1].replace("10", "T") + text[-1]) == card
+
+
+def test_joker() -> None:
+    joker = Card.parse("JK")
+    assert joker.is_joker
+    assert joker == rules.JOKER == Card.joker()
+    assert (joker.rank, joker.suit) == (None, None)
+    assert str(joker) == "JK"
+    assert not Card.parse("JH").is_joker
+    assert str(Card.parse("JH")) == "JH"
+
+
+def test_parsed_card_has_rank_and_suit() -> None:
+    card = Card.parse("10h")
+    assert card.rank is Rank.TEN
+    assert card.suit is Suit.HEARTS
+    assert Card.parse("as").rank is Rank.ACE
+    assert Card.parse("kc").suit is Suit.CLUBS
+
+
+def test_cards_are_values_usable_in_counters_and_sets() -> None:
+    # RULES §2: "The same card may appear once per deck in play" -- so copies must count.
+    counted = Counter(C("9S 9s 9♠ 10H TH JK jk"))
+    assert counted[Card.parse("9S")] == 3
+    assert counted[Card.parse("10H")] == 2
+    assert counted[rules.JOKER] == 2
+    assert len(set(C("QS qs Q♠"))) == 1
+
+
+def test_cards_are_immutable() -> None:
+    card = Card.parse("QS")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        card.rank = Rank.KING  # type: ignore[misc]
+
+
+def test_parse_cards_and_format_cards_round_trip_in_order() -> None:
+    cards = rules.parse_cards(["th", "q♠", "jk", "Ad", "2c"])
+    assert rules.format_cards(cards) == ["10H", "QS", "JK", "AD", "2C"]
+    assert rules.parse_cards(rules.format_cards(cards)) == cards
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "  ", "1H", "11H", "10X", "ZZ", "H10", "10", "K", "KK", "♥", "AS2", "JKR", "0S", "1OH"],
+)
+def test_not_a_card_raises_a_value_error_quoting_the_input(text: str) -> None:
+    with pytest.raises(rules.CardNotationError) as caught:
+        Card.parse(text)
+    assert isinstance(caught.value, rules.RulesError)
+    assert isinstance(caught.value, ValueError)
+    assert repr(text) in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [None, 10, ["10H"], b"10H"])
+def test_non_text_is_not_a_card(value: object) -> None:
+    with pytest.raises(rules.CardNotationError):
+        Card.parse(value)  # type: ignore[arg-type]
+
+
+def test_parse_cards_quotes_the_first_bad_card() -> None:
+    with pytest.raises(rules.CardNotationError) as caught:
+        rules.parse_cards(["9S", "9H", "XQ", "JK"])
+    assert "'XQ'" in str(caught.value)
+
+
+def test_rank_parse() -> None:
+    assert Rank.parse("t") is Rank.TEN
+    assert Rank.parse("10") is Rank.TEN
+    assert Rank.parse("a") is Rank.ACE
+    assert Rank.parse("Q") is Rank.QUEEN
+    with pytest.raises(rules.CardNotationError) as caught:
+        Rank.parse("11")
+    assert "'11'" in str(caught.value)
+
+
+def test_error_tree_is_under_value_error() -> None:
+    for error in (rules.CardNotationError, rules.RulesetError, rules.RoundError, rules.MoveError):
+        assert issubclass(error, rules.RulesError)
+    assert issubclass(rules.RulesError, ValueError)

@@ -1,0 +1,123 @@
+"""``Idempotency-Key`` for creating sheets: a retried POST answers what the first one did.
+
+A phone that loses the network after sending ``POST /v1/matches`` cannot know whether the sheet
+was made, so it sends the same request again with the same key. The first answer is kept for
+24 hours and repeated — the same 201, sheet and ``edit_token``, since the first answer may never
+have arrived. The edit token is never stored in the clear: the kept answer is encrypted with a
+key derived from the Idempotency-Key, which only the client has (the table keeps the key's
+SHA-256 to find the row, not the key). Keys should therefore be random, like a UUID.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from cryptography.fernet import Fernet, InvalidToken
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from api.models import IdempotencyKey
+from api.sheets import SheetProblem
+
+LIFETIME = timedelta(hours=24)
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(b"rummy-referee/idempotency-key/" + key.encode()).hexdigest()
+
+
+def request_hash(body: Any) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _cipher(key: str) -> Fernet:
+    secret = HKDF(
+        algorithm=hashes.SHA256(), length=32, salt=None, info=b"rummy-referee/idempotent-answer"
+    ).derive(key.encode())
+    return Fernet(base64.urlsafe_b64encode(secret))
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A kept first answer: its status and body."""
+
+    status: int
+    body: dict[str, Any]
+
+
+def claim(session: Session, key: str, body: Any) -> Kept | None:
+    """Claim ``key`` for this request, or return the answer kept for it.
+
+    Returns None when this request is the first with the key (the caller serves it and
+    calls :func:`keep`); raises 422 when the key came with another body, 409 while the first
+    request with it is still being served.
+    """
+    hashed = key_hash(key)
+    wanted = request_hash(body)
+    now = datetime.now(UTC)
+    session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < now - LIFETIME))
+    row = session.get(IdempotencyKey, hashed)
+    if row is None:
+        try:
+            with session.begin_nested():
+                session.add(
+                    IdempotencyKey(
+                        key_hash=hashed, request_hash=wanted, state="pending", created_at=now
+                    )
+                )
+            return None
+        except IntegrityError:  # another request with this key got there first
+            row = session.get(IdempotencyKey, hashed, populate_existing=True)
+            if row is None:
+                raise SheetProblem(
+                    409, "a request with this Idempotency-Key is in progress"
+                ) from None
+    if row.request_hash != wanted:
+        raise SheetProblem(
+            422,
+            "this Idempotency-Key was used with a different request body",
+            [{"field": "Idempotency-Key", "message": "already used with a different body"}],
+        )
+    if row.state != "done" or row.answer is None or row.status is None:
+        raise SheetProblem(409, "the first request with this Idempotency-Key is still being served")
+    try:
+        body_text = _cipher(key).decrypt(row.answer.encode()).decode()
+    except InvalidToken:  # cannot happen unless the row was tampered with
+        raise SheetProblem(409, "the kept answer for this Idempotency-Key is unreadable") from None
+    return Kept(row.status, json.loads(body_text))
+
+
+def keep(session: Session, key: str, status: int, body: dict[str, Any], match_id: str) -> None:
+    row = session.get(IdempotencyKey, key_hash(key))
+    if row is None:
+        return
+    row.state = "done"
+    row.status = status
+    row.match_id = match_id
+    row.answer = _cipher(key).encrypt(json.dumps(body).encode()).decode()
+
+
+def release(session: Session, key: str) -> None:
+    """Forget a claim whose request failed, so that a retry is served afresh."""
+    session.execute(
+        delete(IdempotencyKey).where(
+            IdempotencyKey.key_hash == key_hash(key), IdempotencyKey.state == "pending"
+        )
+    )
+
+
+def forget_match(session: Session, match_id: str) -> None:
+    """A deleted sheet's kept answers go with it: a retry must not resurrect its token."""
+    session.execute(delete(IdempotencyKey).where(IdempotencyKey.match_id == match_id))
+
+
+__all__ = ["Kept", "claim", "forget_match", "keep", "release"]

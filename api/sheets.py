@@ -1,0 +1,362 @@
+"""Match sheets: creating, reading and changing the stored score of one evening at one table.
+
+The web layer (``api.matches``) parses requests and formats answers; this module holds what a
+sheet *is*: who may change it (the edit token), when a change is stale (the version behind the
+ETag), which rounds may be written (in order, the ruleset's own), and how the stored rounds
+read as a score sheet (``rules.match`` does the arithmetic).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, selectinload
+
+from api.models import Match, RoundRecord
+from rules import Card, Ruleset, Violation, format_cards, parse_cards
+from rules.match import Entry, Result, outcome, schedule, score_round
+from rules.ruleset import contract_as_dict
+
+
+class SheetProblem(Exception):
+    """A request about a sheet that cannot be served; the web layer makes it a problem document."""
+
+    def __init__(
+        self,
+        status: int,
+        detail: str,
+        errors: list[dict[str, str]] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.errors = errors
+        self.headers = headers or {}
+
+
+def new_match_id() -> str:
+    """128 random bits, URL-safe (22 characters): the id is what lets one read a sheet."""
+    return secrets.token_urlsafe(16)
+
+
+def new_edit_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def etag(match: Match) -> str:
+    return f'"{match.version}"'
+
+
+# --- access -----------------------------------------------------------------------------------
+
+
+def authorize(match: Match, authorization: str | None) -> None:
+    """401 without a bearer token, 403 with a wrong one; compared in constant time."""
+    scheme, _, token = (authorization or "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise SheetProblem(
+            401,
+            "changing a sheet needs its edit token: Authorization: Bearer <edit_token>",
+            headers={"WWW-Authenticate": 'Bearer realm="rummy-referee"'},
+        )
+    if not hmac.compare_digest(token_hash(token), match.edit_token_hash):
+        raise SheetProblem(403, "that is not this sheet's edit token")
+
+
+def check_precondition(match: Match, if_match: str | None) -> None:
+    """412 when ``If-Match`` names another version of the sheet than the stored one."""
+    if if_match is None:
+        return
+    wanted = {tag.strip().removeprefix("W/") for tag in if_match.split(",")}
+    if "*" in wanted:
+        return
+    current = {etag(match), f'"{match.version}-csv"'}
+    if not wanted & current:
+        raise SheetProblem(
+            412,
+            f"the sheet has changed: it is at version {match.version} now; read it again",
+            headers={"ETag": etag(match)},
+        )
+
+
+# --- loading and creating -----------------------------------------------------------------------
+
+
+def load(session: Session, match_id: str, *, for_update: bool = False) -> Match:
+    query = select(Match).where(Match.id == match_id).options(selectinload(Match.rounds))
+    if for_update:
+        # PostgreSQL: writers to one sheet queue here. SQLite's BEGIN IMMEDIATE already did.
+        query = query.with_for_update()
+    match = session.scalars(query).one_or_none()
+    if match is None:
+        raise SheetProblem(404, f"no match sheet {match_id!r}")
+    return match
+
+
+def create(
+    session: Session, ruleset: Ruleset, players: Sequence[str], first_dealer: int
+) -> tuple[Match, str]:
+    """A new sheet and its edit token (the token is returned once and stored only hashed)."""
+    problems = []
+    if not ruleset.min_players <= len(players) <= ruleset.max_players:
+        problems.append(
+            {
+                "field": "players",
+                "message": f"{ruleset.id!r} is for {ruleset.min_players} to"
+                f" {ruleset.max_players} players, not {len(players)}",
+            }
+        )
+    elif not 0 <= first_dealer < len(players):
+        problems.append(
+            {
+                "field": "first_dealer",
+                "message": f"seats are 0 to {len(players) - 1}, not {first_dealer}",
+            }
+        )
+    if problems:
+        raise SheetProblem(422, f"invalid input: {problems[0]['message']}", problems)
+    token = new_edit_token()
+    now = datetime.now(UTC)
+    match = Match(
+        id=new_match_id(),
+        ruleset=ruleset.as_dict(),
+        players=list(players),
+        first_dealer=first_dealer,
+        edit_token_hash=token_hash(token),
+        version=1,
+        created_at=now,
+        updated_at=now,
+    )
+    match.rounds = []
+    session.add(match)
+    return match, token
+
+
+# --- changing rounds ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A round's results as the request gives them."""
+
+    entries: tuple[Entry, ...]
+    stock_ran_out: bool = False
+    #: Where each entry came from in the request, for naming fields in errors.
+    fields: tuple[str, ...] = field(default_factory=tuple)
+
+
+def record_round(session: Session, match: Match, number: int, given: RoundInput) -> None:
+    ruleset = Ruleset.from_dict(match.ruleset)
+    if not 1 <= number <= ruleset.round_count:
+        raise SheetProblem(
+            404, f"{ruleset.id!r} has rounds 1 to {ruleset.round_count}, not {number}"
+        )
+    played = len(match.rounds)
+    if number > played + 1:
+        raise SheetProblem(
+            409,
+            f"round {number} cannot be recorded before round {played + 1}"
+            " (rounds are recorded in order)",
+        )
+    results, violations = score_round(
+        ruleset,
+        number,
+        len(match.players),
+        given.entries,
+        stock_ran_out=given.stock_ran_out,
+        first_dealer=match.first_dealer,
+    )
+    if violations:
+        errors = [_round_error(v, given) for v in violations]
+        raise SheetProblem(
+            422, f"round {number} cannot have happened: {errors[0]['message']}", errors
+        )
+    stored = [_stored_result(result) for result in results]
+    if number <= played:
+        record = match.rounds[number - 1]
+        record.results = stored
+        record.stock_ran_out = given.stock_ran_out
+        record.recorded_at = datetime.now(UTC)
+    else:
+        match.rounds.append(
+            RoundRecord(
+                number=number,
+                results=stored,
+                stock_ran_out=given.stock_ran_out,
+                recorded_at=datetime.now(UTC),
+            )
+        )
+    bump(session, match)
+
+
+def take_back_round(session: Session, match: Match, number: int) -> None:
+    ruleset = Ruleset.from_dict(match.ruleset)
+    if not 1 <= number <= ruleset.round_count:
+        raise SheetProblem(
+            404, f"{ruleset.id!r} has rounds 1 to {ruleset.round_count}, not {number}"
+        )
+    played = len(match.rounds)
+    if number != played:
+        last = f"round {played} is the last recorded" if played else "no round is recorded"
+        raise SheetProblem(409, f"only the last recorded round can be taken back; {last}")
+    match.rounds.pop()
+    bump(session, match)
+
+
+def bump(session: Session, match: Match) -> None:
+    """Move the sheet to its next version, refusing if another writer got there first."""
+    session.flush()
+    done = session.execute(
+        update(Match)
+        .where(Match.id == match.id, Match.version == match.version)
+        .values(version=Match.version + 1, updated_at=datetime.now(UTC))
+        .execution_options(synchronize_session=False)
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise SheetProblem(409, "the sheet changed while this request was being served; retry")
+    session.expire(match, ["version", "updated_at"])
+
+
+def _round_error(violation: Violation, given: RoundInput) -> dict[str, str]:
+    seat = violation.params.get("seat")
+    where = "results"
+    if isinstance(seat, int):
+        for index, entry in enumerate(given.entries):
+            if entry.seat == seat:
+                where = f"results.{index}"
+                break
+    if violation.code in ("out_when_stock_ran_out", "nobody_went_out"):
+        where = "stock_ran_out"
+    return {"field": where, "message": violation.message, "code": violation.code}
+
+
+def _stored_result(result: Result) -> dict[str, Any]:
+    return {
+        "seat": result.seat,
+        "points": result.points,
+        "penalty": result.penalty,
+        "went_out": result.went_out,
+        "buys": result.buys,
+        "bonus": result.bonus,
+        "cards": format_cards(result.cards) if result.cards is not None else None,
+    }
+
+
+def _result_of(stored: dict[str, Any]) -> Result:
+    cards: tuple[Card, ...] | None = (
+        parse_cards(stored["cards"]) if stored.get("cards") is not None else None
+    )
+    return Result(
+        seat=stored["seat"],
+        points=stored["points"],
+        went_out=stored["went_out"],
+        buys=stored.get("buys"),
+        bonus=stored.get("bonus", 0),
+        penalty=stored.get("penalty", stored["points"]),
+        cards=cards,
+    )
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def view(match: Match) -> dict[str, Any]:
+    """The sheet as the API shows it."""
+    ruleset = Ruleset.from_dict(match.ruleset)
+    players = len(match.players)
+    names = match.players
+    played = {record.number: record for record in match.rounds}
+    scored = [[_result_of(item) for item in record.results] for record in match.rounds]
+    result = outcome(ruleset, players, scored)
+    rounds = []
+    for seat in schedule(ruleset, players, match.first_dealer):
+        spec = seat.round
+        entry: dict[str, Any] = {
+            "number": spec.number,
+            "contract": contract_as_dict(spec.contract),
+            "hand_size": spec.hand_size,
+            "whole_hand": spec.whole_hand,
+            "discard_to_go_out": spec.discard_to_go_out,
+            "dealer": seat.dealer,
+            "cutter": seat.cutter,
+            "first_player": seat.first_player,
+            "status": "played" if spec.number in played else "pending",
+        }
+        record = played.get(spec.number)
+        if record is not None:
+            entry["stock_ran_out"] = record.stock_ran_out
+            entry["results"] = [
+                {key: value for key, value in item.items() if value is not None or key == "buys"}
+                for item in record.results
+            ]
+        rounds.append(entry)
+    tie_break = None
+    if result.tie_break is not None:
+        tie = result.tie_break
+        tie_break = {
+            "method": tie.method,
+            "seats": list(tie.seats),
+            "round": tie.round,
+            "decided": tie.decided,
+        }
+    return {
+        "id": match.id,
+        "ruleset": match.ruleset,
+        "players": [{"seat": seat, "name": name} for seat, name in enumerate(names)],
+        "first_dealer": match.first_dealer,
+        "rounds": rounds,
+        "totals": [{"seat": seat, "total": total} for seat, total in enumerate(result.totals)],
+        "standings": [
+            {"rank": s.rank, "seat": s.seat, "name": names[s.seat], "total": s.total}
+            for s in result.standings
+        ],
+        "status": "finished" if result.finished else "in_progress",
+        "winners": list(result.winners) if result.finished else None,
+        "tie_break": tie_break,
+        "version": match.version,
+        "created_at": _iso(match.created_at),
+        "updated_at": _iso(match.updated_at),
+    }
+
+
+def _iso(moment: datetime) -> str:
+    if moment.tzinfo is None:  # SQLite hands back naive datetimes; they were stored as UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: never read as a formula (CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def as_csv(sheet: dict[str, Any]) -> str:
+    """The sheet for a spreadsheet: a row per round, a column per player, then the totals."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    names = [_cell(player["name"]) for player in sheet["players"]]
+    writer.writerow(["round", "contract", "dealer", *names])
+    for entry in sheet["rounds"]:
+        points: list[Any] = [""] * len(names)
+        for item in entry.get("results", []):
+            points[item["seat"]] = item["points"]
+        writer.writerow(
+            [entry["number"], entry["contract"]["text"], names[entry["dealer"]], *points]
+        )
+    writer.writerow(["total", "", "", *(t["total"] for t in sheet["totals"])])
+    return out.getvalue()

@@ -214,14 +214,17 @@ def _check_run_spacing(
                 "first": lower.span_text(),
                 "second": upper.span_text(),
             }
-            if gap == 0 and not ruleset.runs_may_touch:
+            # A gap rule is the stricter one (it forbids overlapping too), so it speaks first:
+            # "leave a gap or overlap them" would be wrong advice under it.
+            if ruleset.same_suit_run_gap:
+                if gap < ruleset.same_suit_run_gap:
+                    yield Violation(
+                        "runs_too_close",
+                        {**params, "gap": ruleset.same_suit_run_gap, "actual": max(gap, 0)},
+                        meld=j,
+                    )
+            elif gap == 0 and not ruleset.runs_may_touch:
                 yield Violation("runs_touch", params, meld=j)
-            elif ruleset.same_suit_run_gap and gap < ruleset.same_suit_run_gap:
-                yield Violation(
-                    "runs_too_close",
-                    {**params, "gap": ruleset.same_suit_run_gap, "actual": max(gap, 0)},
-                    meld=j,
-                )
 
 
 def _check_going_out(

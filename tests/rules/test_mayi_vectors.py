@@ -86,27 +86,14 @@ NOT_APPLICABLE: dict[str, str] = {
     "layoff-096": _DEGENERATE_FIXTURE.format(meld="all-wild set JK JK 2S"),
 }
 
-_GAP_TOUCHING_RUNS = (
-    "runs_touch instead of runs_too_close: the peer rejects two adjacent same-suit runs"
-    " (3S-6S + 7S-10S, gap 0) by its gap rule ('gap', naming the suit); ours refuses them with"
-    " runs_touch, whose message advises 'leave a gap or overlap them' — wrong under may-i,"
-    " where overlapping runs and a gap of 1 are illegal too (same_suit_run_gap=2)."
-    " _check_run_spacing tests runs_may_touch before same_suit_run_gap; when the gap rule is"
-    " set it should decide (runs_too_close, actual 0)"
-)
-
 #: Vectors where our engine disagrees with the peer: the analysis, until the engine is fixed.
-ENGINE_GAPS: dict[str, str] = {
-    "contract-027": _GAP_TOUCHING_RUNS,
-    "contract-034": _GAP_TOUCHING_RUNS,
-    "contract-036": _GAP_TOUCHING_RUNS,
-}
+ENGINE_GAPS: dict[str, str] = {}
 
 #: Per kind: vectors in the file, vectors that apply (run, not skipped), and engine gaps.
 EXPECTED_COUNTS: dict[str, tuple[int, int, int]] = {
     "set": (27, 27, 0),
     "run": (59, 59, 0),
-    "contract": (101, 98, 3),
+    "contract": (101, 98, 0),
     "layoff": (97, 81, 0),
     "swap": (35, 32, 0),
     "buy": (21, 19, 0),

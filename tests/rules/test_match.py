@@ -383,3 +383,24 @@ def test_contract_rummy_tie_is_shared() -> None:
     assert result.tie_break is not None
     assert result.tie_break.method == "shared"
     assert not result.tie_break.decided
+
+
+def test_a_five_round_house_game_ends_and_breaks_ties_on_round_five() -> None:
+    # 000: "Manche Gruppen spielen ein kürzeres Spiel über 5 Runden"
+    house = find_ruleset("liverpool").with_options({"round_count": 5})
+    table: list[list[int | None]] = [[None, 10, 20]] * 4 + [[45, 5, None]]
+    rounds = []
+    for number, row in enumerate(table, start=1):
+        entries = [
+            Entry(seat, went_out=True) if p is None else Entry(seat, points=p)
+            for seat, p in enumerate(row)
+        ]
+        results, problems = score_round(house, number, 3, entries)
+        assert problems == ()
+        rounds.append(results)
+    assert not outcome(house, 3, rounds[:4]).finished
+    result = outcome(house, 3, rounds)
+    assert result.finished
+    assert result.totals == (45, 45, 80)
+    assert result.winners == (1,)
+    assert result.tie_break is not None and result.tie_break.round == 5

@@ -540,3 +540,46 @@ def test_options_must_be_an_object() -> None:
 def test_no_options_is_the_preset() -> None:
     assert resolve_ruleset({"base": "liverpool"}) is find_ruleset("liverpool")
     assert resolve_ruleset({"base": "liverpool", "options": {}}) is find_ruleset("liverpool")
+
+
+@pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
+def test_a_shorter_game_of_five_rounds(preset: str) -> None:
+    # 000: "Manche Gruppen spielen ein kürzeres Spiel über 5 Runden oder ein längeres über 9
+    #      Runden." (001: "een kortere wedstrijd van 5 rondes"; 003: "più breve di 5 mani")
+    house = find_ruleset(preset).with_options({"round_count": 5})
+    assert house.round_count == 5
+    assert [spec.contract.text for spec in house.rounds] == [row[0] for row in ROUNDS[preset][:5]]
+    with pytest.raises(rules.RoundError):
+        house.round(6)
+    with pytest.raises(rules.RulesetError) as caught:
+        find_ruleset(preset).with_options({"round_count": 0})
+    assert caught.value.field == "options.round_count"
+
+
+def test_own_contracts_as_a_house_rule() -> None:
+    # 004: "Eigene Verträge: Manche Gruppen tauschen die Rundenreihenfolge aus oder fügen exotische
+    #      Verträge hinzu, wie zum Beispiel „eine Sequenz aus 7 Karten”."
+    rounds = [
+        {"contract": "1 run of 7", "hand_size": 10},
+        {"contract": "2 sets", "hand_size": 10},
+        {"contract": "3 runs", "hand_size": 12, "whole_hand": True},
+    ]
+    house = resolve_ruleset({"base": "progressive", "options": {"rounds": rounds}})
+    assert house.round_count == 3
+    assert [(m.type, m.min) for m in house.round(1).contract.melds] == [("run", 7)]
+    assert house.round(2).contract.text == "2 sets"
+    assert house.round(3).whole_hand and not house.round(3).discard_to_go_out
+    seven = rules.parse_cards("2S 3S 4S 5S 6S 7S 8S".split())
+    assert rules.check_contract(house, 1, [seven]).valid
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine: tie_break has no 'replay' choice (RULES §3.1: 'house option: replay the last "
+    "round'); the option name 'replay' is this test's proposal",
+)
+def test_liverpool_tie_house_option_replays_the_last_round() -> None:
+    # 000: "Bei Gleichstand wird die letzte Runde erneut gespielt oder die Strafpunkte der siebten
+    #      Runde werden verglichen." RULES §3.1: "house option: replay the last round."
+    house = find_ruleset("liverpool").with_options({"tie_break": "replay"})
+    assert house.tie_break == "replay"

@@ -410,3 +410,37 @@ def test_a_broken_table_meld_takes_no_lay_off(meld: str) -> None:
     verdict = lay_off("liverpool", meld, "4H")
     assert not verdict.valid
     assert verdict.violations
+
+
+@pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
+@pytest.mark.parametrize(
+    ("meld", "cards", "expected", "stands_for", "valid"),
+    [
+        # a natural below the outside joker puts that joker into a gap between naturals
+        ("JK 5H 6H 7H", "3H", "3H JK 5H 6H 7H", [(1, "4H"), None], True),
+        ("JK 5H 6H 7H", "3H JK", "3H JK 5H 6H 7H JK", [(1, "4H"), (5, "8H")], True),
+        (
+            "JK 5H 6H 7H",
+            "3H JK JK",
+            "3H JK 5H 6H 7H JK JK",
+            [(1, "4H"), (5, "8H"), (6, "9H")],
+            False,
+        ),
+    ],
+)
+def test_liverpool_the_span_is_measured_after_the_lay_off(
+    preset: str,
+    meld: str,
+    cards: str,
+    expected: str,
+    stands_for: list[tuple[int, str] | None],
+    valid: bool,
+) -> None:
+    # RULES §3.1 Decision: "at most one wild card may lie outside the span between the lowest and
+    # highest natural, and wild cards inside gaps between naturals are not limited. The same
+    # limits hold for a meld after a lay-off."
+    verdict = lay_off(preset, meld, cards)
+    assert verdict.valid is valid
+    assert result(verdict) == expected
+    assert wilds(verdict) == [w for w in stands_for if w is not None]
+    assert ("too_many_wilds" in codes(verdict)) is not valid

@@ -1,0 +1,53 @@
+"""rummy-referee's web layer: the HTTP API of API.md over the rules engine in :mod:`rules`.
+
+:func:`create_app` builds the Flask app: settings from the environment (:mod:`api.config`),
+then whatever the caller gives, the extensions, one blueprint per resource, and the error
+handling of :mod:`api.errors` that makes every error a problem document.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from . import docs, errors
+from .config import Config
+from .extensions import rest_api
+from .schemas import HouseRulesetSchema
+
+__all__ = ["create_app"]
+
+
+def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
+    """The application; ``config`` (a mapping, or an object with upper-case attributes)
+    overrides the settings read from the environment."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_object(Config())
+    if isinstance(config, Mapping):
+        app.config.from_mapping(config)
+    elif config is not None:
+        app.config.from_object(config)
+    app.logger.setLevel(logging.getLevelName(app.config["LOG_LEVEL"]))
+    # Responses keep the order the schemas give their fields (valid, then the reading...).
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    # Extensions.
+    rest_api.init_app(app)
+    errors.init_app(app)
+    # Storage: bind the database extension here (db.init_app(app)), before the blueprints.
+
+    # Referenced by hand from RulesetField's oneOf, so registered by hand.
+    rest_api.spec.components.schema("HouseRuleset", schema=HouseRulesetSchema)
+
+    # Blueprints, one per resource.
+    from .checks import blp as checks
+    from .health import blp as health
+    from .rulesets import blp as rulesets
+
+    for blueprint in (health, rulesets, checks):
+        rest_api.register_blueprint(blueprint)
+    app.register_blueprint(docs.assets)
+    return app

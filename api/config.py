@@ -1,0 +1,89 @@
+"""Settings of the web layer, read from the environment.
+
+Every setting has a default that serves a developer's machine, and each is read with a small
+typed helper that refuses a value it cannot use (``MAX_CONTENT_LENGTH=lots`` stops the app at
+start-up with the variable's name, instead of becoming a default or failing on the first request).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off", ""})
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the setting cannot take."""
+
+
+def env_str(name: str, default: str, environ: Mapping[str, str] | None = None) -> str:
+    environ = os.environ if environ is None else environ
+    return environ.get(name, default)
+
+
+def env_int(
+    name: str,
+    default: int,
+    environ: Mapping[str, str] | None = None,
+    *,
+    minimum: int | None = None,
+) -> int:
+    environ = os.environ if environ is None else environ
+    raw = environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def env_bool(name: str, default: bool, environ: Mapping[str, str] | None = None) -> bool:
+    environ = os.environ if environ is None else environ
+    raw = environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ConfigError(f"{name} must be true or false, not {raw!r}")
+
+
+class Config:
+    """The settings ``create_app`` starts from; a mapping or object given to it overrides them.
+
+    Read when instantiated, not when imported, so a test or a process that sets a variable
+    before calling ``create_app`` gets what it set.
+    """
+
+    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+        environ = os.environ if environ is None else environ
+        # --- requests ---------------------------------------------------------------------
+        #: Werkzeug answers 413 above this many bytes of body: no check needs more than a few KiB.
+        self.MAX_CONTENT_LENGTH = env_int("MAX_CONTENT_LENGTH", 256 * 1024, environ, minimum=1024)
+        #: Deepest nesting of arrays and objects a JSON body may have (the deepest valid body
+        #: has five levels); deeper bodies are a 400 before anything walks them.
+        self.MAX_JSON_DEPTH = env_int("MAX_JSON_DEPTH", 32, environ, minimum=8)
+        self.LOG_LEVEL = env_str("LOG_LEVEL", "INFO", environ).upper()
+        # --- the OpenAPI document and the docs page (flask-smorest) ---------------------------
+        # Not from the environment: openapi.yaml is generated from these and must not drift.
+        self.API_TITLE = "rummy-referee"
+        self.API_VERSION = "0.1.0"
+        self.OPENAPI_VERSION = "3.0.3"
+        self.OPENAPI_URL_PREFIX = "/"
+        self.OPENAPI_JSON_PATH = "openapi.json"
+        self.OPENAPI_SWAGGER_UI_PATH = "/docs"
+        #: Swagger UI's scripts come from the installed swagger-ui-bundle, served by api.docs.
+        self.OPENAPI_SWAGGER_UI_URL = "/docs/assets/"
+        #: No online validator badge: the docs page must work without leaving the machine.
+        self.OPENAPI_SWAGGER_UI_CONFIG = {"validatorUrl": None, "tryItOutEnabled": True}
+        # --- storage ----------------------------------------------------------------------
+        # The database settings (DATABASE_URL) belong here, read the same way, when the
+        # storage extension arrives.

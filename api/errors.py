@@ -1,0 +1,215 @@
+"""Every error the API answers, as an RFC 9457 problem document — the one place they are made.
+
+Whatever goes wrong — a URL that names nothing (404), a method the path does not take (405), a
+body that is not JSON (400), too long (413) or of another media type (415), a field that fails
+validation (422, flask-smorest and marshmallow), a question the rules engine calls malformed
+(422, :class:`rules.RulesError`), or a bug (500) — the client gets ``application/problem+json``
+with ``type``, ``title``, ``status`` and ``detail``, and for invalid input ``errors``: a list of
+``{"field": "melds.1.2", "message": "..."}`` naming each offending field. Never HTML, never a
+stack trace; a 500 is logged with its traceback and an id the client is given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Iterator, Mapping
+from http import HTTPStatus
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, Response, current_app, request
+from flask_smorest import Api  # type: ignore[import-untyped]
+from flask_smorest.utils import prepare_response  # type: ignore[import-untyped]
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from rules import RulesError
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class FieldErrorSchema(ma.Schema):
+    field = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "Dotted path of the offending field in the request body, list"
+            " positions counted from 0 (`melds.1.2`, `ruleset.options.buy_limit`); empty when"
+            " the body as a whole is at fault.",
+            "example": "melds.1.2",
+        },
+    )
+    message = ma.fields.String(required=True, metadata={"example": "not a card: 'ZZ'"})
+
+
+class ProblemSchema(ma.Schema):
+    """An RFC 9457 problem document."""
+
+    type = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "`about:blank`: the status code says what kind of problem it is.",
+            "example": "about:blank",
+        },
+    )
+    title = ma.fields.String(
+        required=True,
+        metadata={"description": "The status code's phrase.", "example": "Unprocessable Entity"},
+    )
+    status = ma.fields.Integer(required=True, metadata={"example": 422})
+    detail = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "What went wrong with this request, for a person to read.",
+            "example": "invalid input: melds.1.2: not a card: 'ZZ'",
+        },
+    )
+    errors = ma.fields.List(
+        ma.fields.Nested(FieldErrorSchema),
+        metadata={"description": "Every invalid field, when the input was invalid."},
+    )
+    instance = ma.fields.String(
+        metadata={
+            "description": "For a 500: the id under which the error was logged.",
+            "example": "urn:uuid:1b4e28ba-2fa1-11d2-883f-0016d3cca427",
+        }
+    )
+
+
+def problem(
+    status: int,
+    detail: str,
+    errors: list[dict[str, str]] | None = None,
+    headers: Mapping[str, str] | None = None,
+    instance: str | None = None,
+) -> Response:
+    """A problem-document response."""
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+    }
+    if errors is not None:
+        body["errors"] = errors
+    if instance is not None:
+        body["instance"] = instance
+    response: Response = current_app.json.response(body)  # type: ignore[assignment]
+    response.status_code = status
+    response.mimetype = PROBLEM_JSON
+    if headers:
+        response.headers.update(headers)
+    return response
+
+
+def field_errors(messages: Any, path: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """marshmallow's nested error messages as a flat list of ``{"field", "message"}``.
+
+    ``{"melds": {1: {2: ["not a card"]}}}`` becomes ``[{"field": "melds.1.2", ...}]``; the
+    ``_schema`` key (an error of an object as a whole) names the object itself.
+    """
+    found: list[dict[str, str]] = []
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            found.extend(field_errors(value, path if key == "_schema" else (*path, str(key))))
+    elif isinstance(messages, list | tuple):
+        for item in messages:
+            if isinstance(item, Mapping | list | tuple):
+                found.extend(field_errors(item, path))
+            else:
+                found.append({"field": ".".join(path), "message": str(item)})
+    else:
+        found.append({"field": ".".join(path), "message": str(messages)})
+    return found
+
+
+def invalid_input(errors: list[dict[str, str]]) -> Response:
+    first = errors[0]
+    where = f"{first['field']}: " if first["field"] else ""
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return problem(422, f"invalid input: {where}{first['message']}{more}", errors)
+
+
+class ProblemApi(Api):  # type: ignore[misc]
+    """flask-smorest's ``Api``, answering and documenting errors as problem documents."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        status = error.code or 500
+        data = getattr(error, "data", None) or {}
+        headers = dict(data.get("headers") or {})
+        if status == 405:
+            # The Allow header is part of a 405 (RFC 9110 §15.5.6).
+            headers.update((k, v) for k, v in error.get_headers() if k.lower() == "allow")
+        messages = data.get("messages")
+        if status == 422 and messages:
+            # webargs keys the messages by location ("json"); the body is the only one here.
+            if isinstance(messages, Mapping) and set(messages) == {"json"}:
+                messages = messages["json"]
+            response = invalid_input(field_errors(messages))
+            response.headers.update(headers)
+            return response
+        if status >= 500:
+            return _internal_error(getattr(error, "original_exception", None) or error)
+        if isinstance(error, RequestEntityTooLarge):
+            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            detail = f"the request body is larger than {limit} bytes"
+        else:
+            detail = error.description or HTTPStatus(status).description
+        return problem(status, detail, headers=headers)
+
+    def _register_responses(self) -> None:
+        # flask-smorest documents its error responses as application/json; ours are problem
+        # documents, and schemathesis checks the content type against the document. This is
+        # flask-smorest's method with that one change.
+        for status in HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(status.name, response, lazy=True)
+        default: dict[str, Any] = {
+            "description": "Default error response",
+            "schema": self.ERROR_SCHEMA,
+        }
+        prepare_response(default, self.spec, PROBLEM_JSON)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
+
+
+def _rules_error(error: RulesError) -> Response:
+    """The engine refused the question itself (unknown round, seat off the table...): 422."""
+    return invalid_input([{"field": error.field or "", "message": str(error)}])
+
+
+def _internal_error(error: BaseException) -> Response:
+    instance = f"urn:uuid:{uuid.uuid4()}"
+    current_app.logger.error(
+        "unexpected error %s on %s %s",
+        instance,
+        request.method,
+        request.path,
+        exc_info=(type(error), error, error.__traceback__),
+    )
+    return problem(500, "an unexpected error occurred; it has been logged", instance=instance)
+
+
+@contextlib.contextmanager
+def renamed_fields(**names: str) -> Iterator[None]:
+    """Report an engine error's field under the request's name for it.
+
+    ``check_buy`` calls the table size ``players``; the buy request calls it ``seats``.
+    """
+    try:
+        yield
+    except RulesError as error:
+        if error.field in names:
+            error.field = names[error.field]
+        raise
+
+
+def init_app(app: Flask) -> None:
+    """Route the errors that are not HTTP exceptions (flask-smorest routes those to ProblemApi)."""
+    app.register_error_handler(RulesError, _rules_error)
+    # Flask looks for the most specific handler, so this one only sees what nothing else takes:
+    # HTTP exceptions go to ProblemApi.handle_http_exception, RulesError to _rules_error.
+    app.register_error_handler(Exception, _internal_error)

@@ -1,0 +1,133 @@
+"""marshmallow fields for the game's values: cards, rulesets, and JSON's own strict types.
+
+Each field documents exactly what it accepts — schemathesis holds the API to its document both
+ways, and a client should be able to trust it — so validation here is never looser than the
+OpenAPI description (a card is matched against the documented pattern before the engine reads
+it) and never stricter than it (what the document allows, the engine is asked about).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields
+
+from rules import PRESETS, Card, CardNotationError, Ruleset, RulesetError, resolve_ruleset
+
+#: RULES §2: rank then suit, any case, ``T`` for ten, suit letters or symbols; ``JK`` a joker.
+CARD_PATTERN = r"^(?:(?:[2-9]|10|[AaTtJjQqKk])[SsHhDdCc♠♥♦♣♤♡♢♧]|[Jj][Kk])$"
+_CARD = re.compile(CARD_PATTERN)
+RANK_PATTERN = r"^(?:[2-9]|10|[AaTtJjQqKk])$"
+
+
+class StrictBoolean(fields.Boolean):
+    """``true`` or ``false`` only; marshmallow's Boolean also takes ``1``, ``"yes"``..."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def integer(**kwargs: Any) -> fields.Integer:
+    """A JSON integer: no ``"3"``, no ``3.5``, no ``true``."""
+    return fields.Integer(strict=True, **kwargs)
+
+
+class CardField(fields.Field[Card]):
+    """A card in the notation of RULES §2, loaded as a :class:`rules.Card`, dumped canonical."""
+
+    default_error_messages = {
+        "invalid": "a card is a string, like 10H",
+        "invalid_card": "not a card: {input!r}",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {
+            "type": "string",
+            "pattern": CARD_PATTERN,
+            "description": "A card: rank (A 2-10 J Q K, T for ten) then suit (S H D C or"
+            " ♠ ♥ ♦ ♣), in any case; JK is a joker.",
+            "example": "10H",
+            **kwargs.pop("metadata", {}),
+        }
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        # fullmatch: a trailing newline slips past "$" in Python but not in JSON Schema.
+        if _CARD.fullmatch(value) is None:
+            raise self.make_error("invalid_card", input=value)
+        try:
+            return Card.parse(value)
+        except CardNotationError as error:  # pragma: no cover - the pattern admits only cards
+            raise ma.ValidationError(str(error)) from None
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else str(value)
+
+
+def cards(*, max_items: int, min_items: int = 0, **kwargs: Any) -> fields.List[Card]:
+    return fields.List(
+        CardField(), validate=ma.validate.Length(min=min_items, max=max_items), **kwargs
+    )
+
+
+class RulesetField(fields.Field[Ruleset]):
+    """A preset id (``"liverpool"``), or ``{"base": id, "options": {...}}`` for a house ruleset.
+
+    Loads to a resolved :class:`rules.Ruleset`. The object's shape is checked by
+    ``HouseRulesetSchema`` (so a misspelt option is named like any other field), its values
+    and their consistency by the engine; either way the error names the field, e.g.
+    ``ruleset.options.buy_limit``.
+    """
+
+    default_error_messages = {
+        "invalid": 'a ruleset is a preset id or {{"base": preset id, "options": {{...}}}}',
+        "unknown": "unknown ruleset {input!r}; the presets are: {presets}",
+    }
+
+    def __init__(self, house_schema: type[ma.Schema], **kwargs: Any) -> None:
+        self.house_schema = house_schema()
+        metadata = {
+            "description": "A preset id, or a house ruleset: a preset with some parameters"
+            " replaced. `GET /v1/rulesets` lists the presets.",
+            "oneOf": [
+                {"type": "string", "enum": list(PRESETS)},
+                {"$ref": "#/components/schemas/HouseRuleset"},
+            ],
+            "example": "liverpool",
+            **kwargs.pop("metadata", {}),
+        }
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Ruleset:
+        if isinstance(value, str):
+            if value not in PRESETS:
+                raise self.make_error("unknown", input=value, presets=", ".join(PRESETS))
+            return PRESETS[value]
+        if not isinstance(value, Mapping):
+            raise self.make_error("invalid")
+        spec = self.house_schema.load(value)  # ValidationError nests under "ruleset"
+        try:
+            return resolve_ruleset(spec)
+        except RulesetError as error:
+            raise ma.ValidationError(_nest(error.field, str(error))) from None
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value.id if isinstance(value, Ruleset) else value
+
+
+def _nest(field: str | None, message: str) -> Any:
+    """``"ruleset.options.buy_limit"`` → ``{"options": {"buy_limit": [message]}}``."""
+    parts = (field or "ruleset").split(".")
+    if parts[0] == "ruleset":
+        parts = parts[1:]
+    nested: Any = [message]
+    for part in reversed(parts):
+        nested = {part: nested}
+    return nested

@@ -1,0 +1,52 @@
+"""``/v1/rulesets``: the presets the referee knows, with every parameter and every round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.exceptions import NotFound
+
+from rules import PRESETS
+
+from .parsing import Blueprint
+from .schemas import RulesetDetailSchema, RulesetListSchema
+
+blp = Blueprint(
+    "rulesets",
+    __name__,
+    url_prefix="/v1/rulesets",
+    description="The presets: each a way to play, from RULES.md §3.",
+)
+
+_LIVERPOOL = PRESETS["liverpool"].as_dict()
+_LIST_EXAMPLE = {
+    "rulesets": [
+        {key: _LIVERPOOL[key] for key in ("id", "name", "family", "players", "round_count")}
+    ]
+}
+
+
+@blp.get("")
+@blp.response(200, RulesetListSchema, example=_LIST_EXAMPLE)
+def list_rulesets() -> dict[str, Any]:
+    """List the presets
+
+    Every preset's id (to use as `ruleset` in a check), name, family, table size and number
+    of rounds, in the order RULES.md gives them.
+    """
+    return {"rulesets": [ruleset.as_dict() for ruleset in PRESETS.values()]}
+
+
+@blp.get("/<ruleset_id>")
+@blp.response(200, RulesetDetailSchema, example=_LIVERPOOL)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_ruleset(ruleset_id: str) -> dict[str, Any]:
+    """Show one preset
+
+    Every parameter (the names a house ruleset's `options` may replace) and every round:
+    its contract, hand size, and whether it is laid as the whole hand and ends with a discard.
+    """
+    ruleset = PRESETS.get(ruleset_id)
+    if ruleset is None:
+        raise NotFound(f"no ruleset {ruleset_id!r}; the presets are: {', '.join(PRESETS)}")
+    return ruleset.as_dict()

@@ -1,0 +1,568 @@
+"""The request and response bodies of the rulesets and checks, as marshmallow schemas.
+
+They are the contract of API.md in code: the views load requests with them, the responses are
+dumped with them, and ``openapi.yaml`` is generated from them. Response schemas dump the rules
+engine's own values (``Meld``, ``Violation``, ``Card``) by attribute, so the engine's reading of
+a meld reaches the client without a copy in between.
+
+Lists are bounded (at most 200 cards in a hand, 60 in a meld, 12 melds) so that no request is
+expensive to check; nothing a table can hold comes near the bounds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from rules import PARAMETERS, PRESETS
+
+from .fields import (
+    RANK_PATTERN,
+    CardField,
+    RulesetField,
+    StrictBoolean,
+    cards,
+    integer,
+)
+
+MAX_HAND = 200
+MAX_MELD = 60
+MAX_MELDS = 12
+MAX_SEATS = 12
+MAX_ROUND = 20
+
+MELD_TYPES = ("set", "run")
+CONTRACT_DOWN = ("no", "this_turn", "earlier_turn")
+
+
+# --- house rulesets ------------------------------------------------------------------------
+
+
+class RoundOptionSchema(ma.Schema):
+    contract = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": 'Like "1 set + 2 runs" or "1 run of 7".'},
+    )
+    hand_size = integer(required=True)
+    whole_hand = StrictBoolean()
+    discard_to_go_out = StrictBoolean()
+    exact_minimum = StrictBoolean()
+
+
+class TableOptionSchema(ma.Schema):
+    max_players = integer(required=True)
+    decks = integer(required=True)
+    jokers = integer(required=True)
+
+
+def _option_field(name: str) -> fields.Field[Any]:
+    """The field for one house option, from the engine's description of the parameter.
+
+    Plain kinds carry their bounds in :data:`rules.PARAMETERS`; the structured ones are given
+    their shape here and their values are checked by the engine, which names the option.
+    """
+    parameter = PARAMETERS[name]
+    kind = parameter.kind
+    meta = {"description": parameter.description}
+    if kind in ("bool", "exact_minimum"):
+        return StrictBoolean(metadata=meta)
+    if kind in ("int", "optional_int"):
+        return integer(
+            validate=validate.Range(parameter.low, parameter.high),
+            allow_none=kind == "optional_int",
+            metadata=meta,
+        )
+    if kind in ("round_count", "hand_size", "jokers"):
+        return integer(validate=validate.Range(min=0), metadata=meta)
+    if kind == "choice":
+        return fields.String(validate=validate.OneOf(parameter.choices), metadata=meta)
+    if kind == "ranks":
+        return fields.List(
+            fields.String(validate=validate.Regexp(RANK_PATTERN)),
+            validate=validate.Length(max=13),
+            metadata=meta,
+        )
+    if kind == "points":
+        return fields.Dict(
+            keys=fields.String(validate=validate.Length(min=1, max=5)),
+            values=integer(validate=validate.Range(min=0)),
+            validate=validate.Length(max=14),
+            metadata={**meta, "description": 'Points by rank and "JK", like {"JK": 25}.'},
+        )
+    if kind == "rounds":
+        return fields.List(
+            fields.Nested(RoundOptionSchema),
+            validate=validate.Length(min=1, max=MAX_ROUND),
+            metadata=meta,
+        )
+    if kind == "tables":
+        return fields.List(
+            fields.Nested(TableOptionSchema),
+            validate=validate.Length(min=1, max=MAX_SEATS),
+            metadata=meta,
+        )
+    # A kind this layer does not know yet: any JSON value, for the engine to judge.
+    return fields.Raw(metadata=meta)
+
+
+HouseOptionsSchema = ma.Schema.from_dict(
+    {name: _option_field(name) for name in PARAMETERS}, name="HouseOptionsSchema"
+)
+
+
+class HouseRulesetSchema(ma.Schema):
+    """A preset with some of its parameters replaced."""
+
+    base = fields.String(required=True, validate=validate.OneOf(list(PRESETS)))
+    options = fields.Nested(
+        HouseOptionsSchema,
+        metadata={"description": "Parameters to replace; `GET /v1/rulesets/{id}` shows them."},
+    )
+
+
+def ruleset_field() -> RulesetField:
+    return RulesetField(HouseRulesetSchema, required=True)
+
+
+# --- rulesets ------------------------------------------------------------------------------
+
+
+class PlayersSchema(ma.Schema):
+    min = integer(required=True)
+    max = integer(required=True)
+
+
+class RulesetSummarySchema(ma.Schema):
+    id = fields.String(required=True, metadata={"example": "liverpool"})
+    name = fields.String(required=True, metadata={"example": "Liverpool Rummy"})
+    family = fields.String(required=True, metadata={"example": "liverpool"})
+    players = fields.Nested(PlayersSchema, required=True)
+    round_count = integer(required=True, metadata={"example": 7})
+
+
+class RulesetListSchema(ma.Schema):
+    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
+
+
+class MeldSpecSchema(ma.Schema):
+    type = fields.String(required=True, validate=validate.OneOf(MELD_TYPES))
+    min = integer(required=True)
+
+
+class ContractSchema(ma.Schema):
+    melds = fields.List(fields.Nested(MeldSpecSchema), required=True)
+    text = fields.String(required=True, metadata={"example": "1 set + 1 run"})
+
+
+class RoundSchema(ma.Schema):
+    number = integer(required=True)
+    contract = fields.Nested(ContractSchema, required=True)
+    hand_size = integer(required=True)
+    min_cards = integer(required=True)
+    whole_hand = fields.Boolean(required=True)
+    discard_to_go_out = fields.Boolean(required=True)
+    exact_minimum = fields.Boolean(required=True)
+
+
+class TableSchema(ma.Schema):
+    max_players = integer(required=True)
+    decks = integer(required=True)
+    jokers = integer(required=True)
+
+
+class RulesetDetailSchema(RulesetSummarySchema):
+    """Every parameter of a preset (RULES.md §3 says what each means), and its rounds."""
+
+    description = fields.String(required=True)
+    base = fields.String(required=True, allow_none=True)
+    options = fields.Dict(required=True)
+    tables = fields.List(fields.Nested(TableSchema), required=True)
+    wild_ranks = fields.List(fields.String(), required=True)
+    wild_rank_in_melds = fields.Boolean(required=True)
+    ace_low = fields.Boolean(required=True)
+    ace_high = fields.Boolean(required=True)
+    set_min = integer(required=True)
+    run_min = integer(required=True)
+    runs_may_touch = fields.Boolean(required=True)
+    same_suit_run_gap = integer(required=True)
+    layoff_timing = fields.String(required=True)
+    set_min_naturals = integer(required=True)
+    run_min_naturals = integer(required=True)
+    wilds_outside_span = integer(required=True, allow_none=True)
+    run_wilds_per_cards = integer(required=True, allow_none=True)
+    wilds_at_most_naturals = fields.Boolean(required=True)
+    wild_limits_on_layoff = fields.Boolean(required=True)
+    swaps = fields.Boolean(required=True)
+    swap_from_sets = fields.Boolean(required=True)
+    swap_from_runs = fields.Boolean(required=True)
+    swap_jokers_only = fields.Boolean(required=True)
+    swap_timing = fields.String(required=True)
+    freed_joker = fields.String(required=True)
+    buying = fields.Boolean(required=True)
+    buy_limit = integer(required=True, allow_none=True)
+    buy_penalty_cards = integer(required=True)
+    no_consecutive_buys = fields.Boolean(required=True)
+    buy_when_down = fields.Boolean(required=True)
+    go_out_by_melding = fields.Boolean(required=True)
+    points = fields.Dict(keys=fields.String(), values=integer(), required=True)
+    tie_break = fields.String(required=True)
+    cut_bonus = integer(required=True)
+    cutter = fields.String(required=True)
+    first_dealer = fields.String(required=True)
+    stock_exhausted = fields.String(required=True)
+    rounds = fields.List(fields.Nested(RoundSchema), required=True)
+
+
+# --- verdicts ------------------------------------------------------------------------------
+
+
+class ViolationSchema(ma.Schema):
+    code = fields.String(required=True, metadata={"example": "run_not_consecutive"})
+    message = fields.String(required=True)
+    meld = integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Index of the meld in the request, when one is at fault."},
+    )
+    card = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The card at fault, canonical, when there is one."},
+    )
+
+
+class WildSchema(ma.Schema):
+    index = integer(
+        required=True, metadata={"description": "Position of the wild card in `cards`."}
+    )
+    stands_for = fields.String(
+        required=True,
+        metadata={
+            "description": "In a run the card it stands for (`6H`), in a set the rank alone"
+            " (`7`); `?` where the meld's naturals fix nothing.",
+            "example": "6H",
+        },
+    )
+
+
+def _suit(meld: Any) -> str | None:
+    return None if meld.suit is None else str(meld.suit.value)
+
+
+def _rank(meld: Any) -> str | None:
+    return None if meld.rank is None else str(meld.rank.symbol)
+
+
+class MeldSchema(ma.Schema):
+    """A meld as the referee reads it."""
+
+    type = fields.String(required=True, validate=validate.OneOf(MELD_TYPES))
+    suit = fields.Function(
+        _suit,
+        required=True,
+        allow_none=True,
+        metadata={"type": "string", "description": "A run's suit (`H`); null for a set."},
+    )
+    rank = fields.Function(
+        _rank,
+        required=True,
+        allow_none=True,
+        metadata={"type": "string", "description": "A set's rank (`7`); null for a run."},
+    )
+    cards = fields.List(
+        CardField(), required=True, metadata={"description": "In table order, canonical."}
+    )
+    wilds = fields.List(fields.Nested(WildSchema), required=True)
+
+
+class MeldVerdictSchema(ma.Schema):
+    valid = fields.Boolean(required=True)
+    meld = fields.Nested(MeldSchema, required=True)
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+
+
+class ContractVerdictSchema(ma.Schema):
+    valid = fields.Boolean(required=True)
+    round = integer(required=True, attribute="round.number")
+    contract = fields.Nested(ContractSchema, required=True)
+    melds = fields.List(fields.Nested(MeldSchema), required=True)
+    remaining = fields.List(
+        CardField(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "The hand minus the melds; null when no hand was given."},
+    )
+    goes_out = fields.Boolean(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Whether the player can end the round on this turn; null when no"
+            " hand was given."
+        },
+    )
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+
+
+class LayoffVerdictSchema(ma.Schema):
+    valid = fields.Boolean(required=True)
+    meld = fields.Nested(
+        MeldSchema, required=True, metadata={"description": "The meld with the cards added."}
+    )
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+
+
+class JokerSwapVerdictSchema(ma.Schema):
+    valid = fields.Boolean(required=True)
+    meld = fields.Nested(
+        MeldSchema,
+        required=True,
+        metadata={"description": "The meld after the swap, the natural in the wild card's place."},
+    )
+    freed = CardField(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The wild card taken off the table; null if none is there."},
+    )
+    obligation = fields.String(
+        required=True,
+        validate=validate.OneOf(("own_meld_now", "table_this_turn", "hand")),
+        metadata={
+            "description": "Where the freed wild card must go: into a meld of the player's own"
+            " at once, onto the table this turn, or (where the ruleset allows) the hand."
+        },
+    )
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+
+
+class RefusalSchema(ma.Schema):
+    seat = integer(required=True)
+    code = fields.String(
+        required=True, attribute="violation.code", metadata={"example": "own_discard"}
+    )
+    message = fields.String(required=True, attribute="violation.message")
+
+
+class BuyVerdictSchema(ma.Schema):
+    winner = integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The seat that gets the discard; null if nobody may buy it."},
+    )
+    penalty_cards = integer(
+        required=True, metadata={"description": "Cards the winner also takes from the stock."}
+    )
+    refused = fields.List(
+        fields.Nested(RefusalSchema),
+        required=True,
+        metadata={"description": "Every caller who does not get the card, and why."},
+    )
+
+
+class PenaltyCardSchema(ma.Schema):
+    card = CardField(required=True)
+    points = integer(required=True)
+
+
+class PenaltyVerdictSchema(ma.Schema):
+    total = integer(required=True)
+    cards = fields.List(fields.Nested(PenaltyCardSchema), required=True)
+
+
+# --- check requests ------------------------------------------------------------------------
+
+
+def _players() -> fields.Integer:
+    return integer(
+        validate=validate.Range(2, MAX_SEATS),
+        metadata={
+            "description": "Players at the table, within the ruleset's `players` range; it"
+            " sets the decks and jokers in play. Without it, the largest table is assumed."
+        },
+    )
+
+
+def _round() -> fields.Integer:
+    return integer(
+        required=True,
+        validate=validate.Range(1, MAX_ROUND),
+        metadata={"description": "A round of the ruleset (1 to its `round_count`).", "example": 2},
+    )
+
+
+def _meld_type(description: str) -> fields.String:
+    return fields.String(validate=validate.OneOf(MELD_TYPES), metadata={"description": description})
+
+
+def _contract_down() -> fields.String:
+    return fields.String(
+        required=True,
+        validate=validate.OneOf(CONTRACT_DOWN),
+        metadata={
+            "description": "The moment before the move: not down yet, laid earlier on this"
+            " turn, or laid on a previous turn."
+        },
+    )
+
+
+class MeldCheckSchema(ma.Schema):
+    ruleset = ruleset_field()
+    cards = cards(
+        required=True,
+        min_items=1,
+        max_items=MAX_MELD,
+        metadata={"description": "One meld, in table order."},
+    )
+    type = _meld_type("Read the cards as this; without it, as whichever they plainly are.")
+    players = _players()
+
+
+class ContractCheckSchema(ma.Schema):
+    ruleset = ruleset_field()
+    round = _round()
+    melds = fields.List(
+        fields.List(CardField(), validate=validate.Length(min=1, max=MAX_MELD)),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_MELDS),
+        metadata={"description": "The melds laid, each in table order."},
+    )
+    hand = cards(
+        max_items=MAX_HAND,
+        metadata={"description": "Every card the player holds, the melds' cards included."},
+    )
+    types = fields.List(
+        fields.String(validate=validate.OneOf(MELD_TYPES), allow_none=True),
+        validate=validate.Length(max=MAX_MELDS),
+        metadata={
+            "description": "The type of each meld, where the player declares it (null: read"
+            " from the cards)."
+        },
+    )
+    players = _players()
+
+
+class LayoffCheckSchema(ma.Schema):
+    ruleset = ruleset_field()
+    round = _round()
+    meld = cards(
+        required=True,
+        min_items=1,
+        max_items=MAX_MELD,
+        metadata={"description": "The meld on the table, in table order."},
+    )
+    cards = cards(
+        required=True,
+        min_items=1,
+        max_items=MAX_MELD,
+        metadata={"description": "The cards added from hand."},
+    )
+    contract_down = _contract_down()
+    end = fields.String(
+        validate=validate.OneOf(("low", "high")),
+        metadata={
+            "description": "Where a wild card goes on a run; without it, the high end (the"
+            " low end when the high end is an ace)."
+        },
+    )
+    type = _meld_type("The table meld's type, where its cards leave it open.")
+    players = _players()
+
+
+class JokerSwapCheckSchema(ma.Schema):
+    ruleset = ruleset_field()
+    round = _round()
+    meld = cards(
+        required=True,
+        min_items=1,
+        max_items=MAX_MELD,
+        metadata={"description": "The meld on the table, in table order."},
+    )
+    joker = integer(
+        validate=validate.Range(0, MAX_MELD - 1),
+        metadata={
+            "description": "Position in `meld` of the wild card to take; required when the"
+            " meld holds more than one."
+        },
+    )
+    card = CardField(required=True, metadata={"description": "The natural offered in its place."})
+    contract_down = _contract_down()
+    type = _meld_type("The table meld's type, where its cards leave it open.")
+
+
+def _seat(description: str, **kwargs: Any) -> fields.Integer:
+    return integer(
+        validate=validate.Range(0, MAX_SEATS - 1),
+        metadata={"description": description},
+        **kwargs,
+    )
+
+
+BuysUsedSchema = ma.Schema.from_dict(
+    {str(seat): integer(validate=validate.Range(0, 99)) for seat in range(MAX_SEATS)},
+    name="BuysUsedSchema",
+)
+
+
+class BuyCheckSchema(ma.Schema):
+    ruleset = ruleset_field()
+    round = _round()
+    seats = integer(
+        required=True,
+        validate=validate.Range(2, MAX_SEATS),
+        metadata={"description": "Players at the table (seats 0 to seats - 1)."},
+    )
+    on_turn = _seat("The player on turn, who declined the discard.", required=True)
+    callers = fields.List(
+        _seat("A seat asking to buy."),
+        required=True,
+        validate=validate.Length(max=MAX_SEATS - 1),
+        metadata={
+            "uniqueItems": True,
+            "description": "Seats asking to buy the discard, not including `on_turn`.",
+        },
+    )
+    buys_used = fields.Nested(
+        BuysUsedSchema,
+        required=True,
+        metadata={"description": "Buys each seat has made this round, by seat number."},
+    )
+    previous_buyer = _seat("The seat that bought the previous discard, if any.", allow_none=True)
+    down = fields.List(
+        _seat("A seat whose contract is down."),
+        validate=validate.Length(max=MAX_SEATS),
+        metadata={
+            "uniqueItems": True,
+            "description": "Seats whose contract is on the table (for rulesets where they"
+            " may no longer buy).",
+        },
+    )
+
+    @ma.validates("callers")
+    def _distinct_callers(self, value: list[int], **kwargs: Any) -> None:
+        if len(set(value)) != len(value):
+            raise ma.ValidationError("a seat calls at most once")
+
+    @ma.validates("down")
+    def _distinct_down(self, value: list[int], **kwargs: Any) -> None:
+        if len(set(value)) != len(value):
+            raise ma.ValidationError("each seat at most once")
+
+    @ma.post_load
+    def _seat_numbers(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        data["buys_used"] = {int(seat): count for seat, count in data["buys_used"].items()}
+        return data
+
+
+class HandPenaltySchema(ma.Schema):
+    ruleset = ruleset_field()
+    cards = cards(
+        required=True,
+        max_items=MAX_HAND,
+        metadata={"description": "The cards left in hand."},
+    )
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={"example": "ok"})

@@ -373,8 +373,8 @@ def _add_to_run(
     """Place naturals where their rank goes, then wild cards at the named end."""
     assert table_meld.low is not None and table_meld.high is not None
     low, high, suit = table_meld.low, table_meld.high, table_meld.suit
-    lowest = LOW_ACE if ruleset.ace_low and high < HIGH_ACE else 2
-    highest = HIGH_ACE if ruleset.ace_high and low > LOW_ACE else 13
+    lowest = LOW_ACE if ruleset.ace_low else 2
+    highest = HIGH_ACE if ruleset.ace_high else 13
     dead = set() if ruleset.wild_rank_in_melds else set(ruleset.wild_ranks)
     violations: list[Violation] = []
     below: dict[int, Card] = {}
@@ -423,9 +423,10 @@ def _add_to_run(
             )
         ]
     # Spare wild cards go to the named end; unnamed, to the high end unless that is an ace
-    # (RULES §2), and to the other end when a run has no room left on that side.
-    room_high = highest - new_high
-    room_low = new_low - lowest
+    # (RULES §2), and to the other end when a run has no room left on that side. A run spans
+    # at most 13 ranks: an ace never sits at both ends.
+    room_high = max(0, min(highest, new_low + 12) - new_high)
+    room_low = max(0, new_low - max(lowest, new_high - 12))
     side = end or ("low" if new_high >= HIGH_ACE or room_high <= 0 else "high")
     if end is None and side == "high" and room_high < spare:
         side = "low"
@@ -437,19 +438,18 @@ def _add_to_run(
         extend = min(spare, room_low) if end is None else spare
         new_low -= extend
         new_high += spare - extend
+    wraps = new_low < LOW_ACE or new_high > HIGH_ACE or new_high - new_low > 12
     if (
-        new_low < lowest
+        wraps
+        or new_low < lowest
         or new_high > highest
         or any(rank_of(v) in dead for v in range(new_low, new_high + 1))
     ):
+        where = f"the {side} end of" if spare > 0 else "either end of"
         return (*table_meld.cards, *cards), [
             Violation(
-                "run_wraps_around"
-                if new_low < LOW_ACE
-                or new_high > HIGH_ACE
-                or (new_low <= LOW_ACE and new_high >= HIGH_ACE)
-                else "run_out_of_range",
-                {"detail": f"no room at the {side} end of {table_meld.span_text()}"},
+                "run_wraps_around" if wraps else "run_out_of_range",
+                {"detail": f"no room at {where} {table_meld.span_text()}"},
             )
         ]
     spare_wilds = iter(wilds)
@@ -468,12 +468,15 @@ def _ascending(meld: Meld) -> tuple[Card, ...]:
 
 
 def _place(rank: Rank, low: int, high: int, lowest: int, highest: int) -> int | None:
-    """The value a natural takes beside a run spanning ``low..high``, if any end has room."""
+    """The value a natural takes beside a run spanning ``low..high``, if any end has room.
+
+    An ace takes whichever of its values lies nearer the run (below ``2H 3H``, above ``KH``).
+    """
     candidates = [HIGH_ACE, LOW_ACE] if rank is Rank.ACE else [int(rank)]
-    for value in candidates:
-        if lowest <= value <= highest and (value < low or value > high):
-            return value
-    return None
+    fitting = [v for v in candidates if lowest <= v <= highest and (v < low or v > high)]
+    if not fitting:
+        return None
+    return min(fitting, key=lambda v: low - v if v < low else v - high)
 
 
 # --- joker swaps -----------------------------------------------------------------------------

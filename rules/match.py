@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rules.cards import Card
+from rules.errors import MoveError
 from rules.ruleset import RoundSpec, Ruleset
 from rules.violations import Violation
 
@@ -30,6 +31,8 @@ class Seating:
 def seating(ruleset: Ruleset, players: int, first_dealer: int, round_number: int) -> Seating:
     """The deal passes left (clockwise) each round; the player left of the dealer starts."""
     spec = ruleset.round(round_number)
+    if players < 1:
+        raise MoveError(f"a table has at least one player, not {players}", field="players")
     dealer = (first_dealer + round_number - 1) % players
     cutter = (
         (dealer + 1) % players if ruleset.cutter == "left_of_dealer" else (dealer - 1) % players
@@ -80,6 +83,8 @@ def score_round(
 ) -> tuple[tuple[Result, ...], tuple[Violation, ...]]:
     """Score a round's entries, or say every reason it cannot have happened."""
     spec = ruleset.round(round_number)
+    if players < 1:
+        raise MoveError(f"a table has at least one player, not {players}", field="players")
     problems: list[Violation] = []
     seats = Counter(entry.seat for entry in entries)
     for seat in range(players):
@@ -274,7 +279,8 @@ def outcome(ruleset: Ruleset, players: int, rounds: Iterable[Sequence[Result]]) 
             tie_break = TieBreak(
                 method=ruleset.tie_break,
                 seats=level,
-                round=len(played) if ruleset.tie_break == "last_round" else None,
+                # "replay": the table replays this round; until then the win is shared.
+                round=len(played) if ruleset.tie_break in ("last_round", "replay") else None,
                 decided=len(winners) == 1,
             )
     return Outcome(tuple(totals), tuple(standings), finished, winners, tie_break)

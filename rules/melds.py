@@ -244,6 +244,7 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
             if (
                 lowest <= low
                 and high <= highest
+                and high - low <= 12  # 13 ranks at most: never an ace at both ends
                 and not any(
                     low <= int(rank) <= high or (rank is Rank.ACE and high == HIGH_ACE)
                     for rank in dead

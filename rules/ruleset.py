@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from rules.cards import JOKER, Card, Rank, Suit
-from rules.errors import RoundError, RulesetError
+from rules.errors import RoundError, RulesError, RulesetError
 
 MeldType = Literal["set", "run"]
 LayoffTiming = Literal["same_turn", "next_turn"]
 SwapTiming = Literal["any", "earlier_turn", "not_down"]
 FreedJoker = Literal["own_meld_now", "table_this_turn", "hand"]
-TieBreak = Literal["last_round", "shared"]
+TieBreak = Literal["last_round", "shared", "replay"]
 Neighbour = Literal["left_of_dealer", "right_of_dealer"]
 StockRule = Literal["reshuffle", "end_round"]
 FirstDealer = Literal["agreed", "highest_card"]
@@ -287,7 +287,7 @@ class Ruleset:
                 )
             try:
                 parameter.apply(self, value, changes)
-            except RulesetError as error:
+            except RulesError as error:  # a bad rank inside an option is the option's fault
                 raise RulesetError(str(error), field=f"options.{name}") from None
         changed = dataclasses.replace(
             self,
@@ -730,7 +730,7 @@ PARAMETERS: dict[str, Parameter] = dict(
             "tie_break",
             "choice",
             "how an equal lowest total is decided",
-            choices=("last_round", "shared"),
+            choices=("last_round", "shared", "replay"),
         ),
         _p("cut_bonus", "int", "points off for an exact cut (0: none)", high=500),
         _p("cutter", "choice", "who cuts", choices=("left_of_dealer", "right_of_dealer")),

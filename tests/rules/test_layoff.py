@@ -212,11 +212,6 @@ def test_a_run_takes_cards_at_either_end(preset: str, meld: str, cards: str, exp
     assert verdict.meld.type == "run"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: an ace laid off below 2H-5H is placed as the high ace (value 14) instead of "
-    "the low end, so the lay-off is refused with run_not_consecutive",
-)
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_an_ace_goes_below_a_run_that_starts_at_two(preset: str) -> None:
     # 002: "Ess kan brukes lavt i A–2–3–4"; 000: "Asse dürfen in Sequenzen TIEF (A-2-3) ...
@@ -254,11 +249,6 @@ def test_no_ace_at_both_ends_after_a_lay_off(preset: str) -> None:
     assert not verdict.valid
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: an ace laid off on A..K (13 cards) is refused as run_not_consecutive; "
-    "API.md names run_wraps_around for 'an ace used ... at both ends'",
-)
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_an_ace_at_both_ends_is_reported_as_wrapping(preset: str) -> None:
     verdict = lay_off(preset, "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", "AH")

@@ -268,11 +268,6 @@ def test_copies_of_a_card_across_hands() -> None:
     assert problems == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: score_round with players=0 raises ZeroDivisionError (seat arithmetic mod 0) "
-    "instead of a RulesError",
-)
 def test_a_table_of_no_players_is_a_rules_error() -> None:
     with pytest.raises(rules.RulesError):
         score_round(find_ruleset("liverpool"), 1, 0, [])

@@ -158,11 +158,6 @@ def test_a_run_of_thirteen_is_the_longest(preset: str, text: str) -> None:
     assert reading.high - reading.low == 12  # type: ignore[operator]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: a wild card standing for the low ace in front of 2..K..A is read as a valid "
-    "14-card run A..A (span 1..14); RULES §2 allows at most 13 cards and no ace at both ends",
-)
 @pytest.mark.parametrize("preset", WITH_JOKERS)
 def test_a_wild_card_cannot_make_the_ace_rank_at_both_ends(preset: str) -> None:
     # RULES §2: "An ace may be low (A 2 3 4) or high (J Q K A) but never both at once"

@@ -495,11 +495,6 @@ def test_unknown_or_inconsistent_options_raise_with_a_field(
     assert caught.value.field == "ruleset." + field
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: a rank that does not parse inside the points/wild_ranks options escapes as "
-    "CardNotationError without a field instead of RulesetError(field='options.<name>')",
-)
 @pytest.mark.parametrize(
     ("options", "field"),
     [({"points": {"Z": 5}}, "options.points"), ({"wild_ranks": ["Z"]}, "options.wild_ranks")],
@@ -573,11 +568,6 @@ def test_own_contracts_as_a_house_rule() -> None:
     assert rules.check_contract(house, 1, [seven]).valid
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: tie_break has no 'replay' choice (RULES §3.1: 'house option: replay the last "
-    "round'); the option name 'replay' is this test's proposal",
-)
 def test_liverpool_tie_house_option_replays_the_last_round() -> None:
     # 000: "Bei Gleichstand wird die letzte Runde erneut gespielt oder die Strafpunkte der siebten
     #      Runde werden verglichen." RULES §3.1: "house option: replay the last round."

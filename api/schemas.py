@@ -17,10 +17,12 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from rules import PARAMETERS, PRESETS
+from rules.ruleset import contract_as_dict
 
 from .fields import (
     RANK_PATTERN,
     CardField,
+    CardList,
     RulesetField,
     StrictBoolean,
     cards,
@@ -272,25 +274,69 @@ class MeldSchema(ma.Schema):
         allow_none=True,
         metadata={"type": "string", "description": "A set's rank (`7`); null for a run."},
     )
-    cards = fields.List(
-        CardField(), required=True, metadata={"description": "In table order, canonical."}
-    )
+    cards = CardList(required=True, metadata={"description": "In table order, canonical."})
     wilds = fields.List(fields.Nested(WildSchema), required=True)
+
+
+class MeldField(fields.Nested):
+    """``Nested(MeldSchema)``, written directly.
+
+    Verdicts are dumped on every check, and marshmallow's field-by-field dump of their melds
+    and violations costs more than the check; these fields write the same JSON (a test holds
+    them to the schemas they stand for) and are documented as those schemas.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(MeldSchema, **kwargs)
+
+    def _serialize(self, meld: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        if meld is None:
+            return None
+        return {
+            "type": meld.type,
+            "suit": _suit(meld),
+            "rank": _rank(meld),
+            "cards": [str(card) for card in meld.cards],
+            "wilds": [{"index": w.index, "stands_for": w.stands_for} for w in meld.wilds],
+        }
+
+
+class ViolationField(fields.Nested):
+    """``Nested(ViolationSchema)``, written by the engine's own ``Violation.as_dict()``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(ViolationSchema, **kwargs)
+
+    def _serialize(self, violation: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if violation is None else violation.as_dict()
+
+
+class ContractField(fields.Nested):
+    """``Nested(ContractSchema)``, written by the engine's own ``contract_as_dict``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(ContractSchema, **kwargs)
+
+    def _serialize(self, contract: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if contract is None else contract_as_dict(contract)
+
+
+def _violations() -> fields.List[Any]:
+    return fields.List(ViolationField(), required=True)
 
 
 class MeldVerdictSchema(ma.Schema):
     valid = fields.Boolean(required=True)
-    meld = fields.Nested(MeldSchema, required=True)
-    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    meld = MeldField(required=True)
+    violations = _violations()
 
 
 class ContractVerdictSchema(ma.Schema):
     valid = fields.Boolean(required=True)
     round = integer(required=True, attribute="round.number")
-    contract = fields.Nested(ContractSchema, required=True)
-    melds = fields.List(fields.Nested(MeldSchema), required=True)
-    remaining = fields.List(
-        CardField(),
+    contract = ContractField(required=True)
+    melds = fields.List(MeldField(), required=True)
+    remaining = CardList(
         required=True,
         allow_none=True,
         metadata={"description": "The hand minus the melds; null when no hand was given."},
@@ -303,21 +349,18 @@ class ContractVerdictSchema(ma.Schema):
             " hand was given."
         },
     )
-    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    violations = _violations()
 
 
 class LayoffVerdictSchema(ma.Schema):
     valid = fields.Boolean(required=True)
-    meld = fields.Nested(
-        MeldSchema, required=True, metadata={"description": "The meld with the cards added."}
-    )
-    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    meld = MeldField(required=True, metadata={"description": "The meld with the cards added."})
+    violations = _violations()
 
 
 class JokerSwapVerdictSchema(ma.Schema):
     valid = fields.Boolean(required=True)
-    meld = fields.Nested(
-        MeldSchema,
+    meld = MeldField(
         required=True,
         metadata={"description": "The meld after the swap, the natural in the wild card's place."},
     )
@@ -334,7 +377,7 @@ class JokerSwapVerdictSchema(ma.Schema):
             " at once, onto the table this turn, or (where the ruleset allows) the hand."
         },
     )
-    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    violations = _violations()
 
 
 class RefusalSchema(ma.Schema):
@@ -423,7 +466,7 @@ class ContractCheckSchema(ma.Schema):
     ruleset = ruleset_field()
     round = _round()
     melds = fields.List(
-        fields.List(CardField(), validate=validate.Length(min=1, max=MAX_MELD)),
+        cards(min_items=1, max_items=MAX_MELD),
         required=True,
         validate=validate.Length(min=1, max=MAX_MELDS),
         metadata={"description": "The melds laid, each in table order."},

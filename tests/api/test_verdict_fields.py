@@ -1,0 +1,42 @@
+"""The fast verdict fields write exactly what the schemas they stand for would write."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from api.schemas import (
+    ContractField,
+    ContractSchema,
+    MeldField,
+    MeldSchema,
+    ViolationField,
+    ViolationSchema,
+)
+
+MELDS = [
+    ("liverpool", ["7H", "7S", "JK"]),
+    ("liverpool", ["4H", "5H", "JK", "7H"]),
+    ("liverpool", ["7H", "6H", "JK", "4H"]),
+    ("liverpool", ["QH", "KH", "AH", "2H"]),
+    ("liverpool", ["JK", "JK", "JK"]),
+    ("california", ["10H", "JH", "QH", "KH"]),
+    ("may-i", ["AH", "2H", "3H", "4H"]),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "cards"), MELDS)
+def test_meld_and_violations(ruleset: str, cards: list[str]) -> None:
+    meld = rules.check_meld(rules.find_ruleset(ruleset), rules.parse_cards(cards), players=3)
+    assert MeldField()._serialize(meld, None, None) == MeldSchema().dump(meld)
+    for violation in meld.violations:
+        assert ViolationField()._serialize(violation, None, None) == ViolationSchema().dump(
+            violation
+        )
+
+
+@pytest.mark.parametrize("ruleset", ["liverpool", "liverpool-9", "shanghai", "contract-rummy"])
+def test_contract(ruleset: str) -> None:
+    for spec in rules.find_ruleset(ruleset).rounds:
+        contract = spec.contract
+        assert ContractField()._serialize(contract, None, None) == ContractSchema().dump(contract)

@@ -1,0 +1,175 @@
+"""Benchmark: ``POST /v1/checks/contract`` over HTTP, against a bare Flask view.
+
+Starts, in one go, the project (``gunicorn -w 2 wsgi:app``) and ``bench/bare_app.py`` (a Flask
+view that parses the same JSON body and answers a constant, also ``gunicorn -w 2``), each on a
+free loopback port, and drives them alternately with ``wrk`` for a round-2 contract check.
+Prints each one's requests per second (the median of the rounds) and the ratio; the goal is
+a ratio of at least 0.80: the check, its validation and its verdict cost no more than a
+quarter of what serving a JSON request costs anyway.
+
+    .venv/bin/python bench/http_checks.py [--seconds 5] [--rounds 3] [--connections 8]
+
+Needs ``wrk`` (Debian: ``apt-get install wrk``). Only loopback addresses are used, and every
+run is bounded in time; the servers are stopped at the end, whatever happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PATH = "/v1/checks/contract"
+#: A round-2 Liverpool contract (1 set + 1 run, one joker) with the whole hand.
+BODY = {
+    "ruleset": "liverpool",
+    "round": 2,
+    "melds": [["7H", "7S", "7D"], ["4H", "5H", "JK", "7H"]],
+    "hand": ["7H", "7S", "7D", "4H", "5H", "JK", "7H", "KD", "2C", "9S", "QH"],
+}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(name: str, app: str, port: int, *extra: str) -> Iterator[str]:
+    """A ``gunicorn -w 2`` serving ``app`` on 127.0.0.1:port, from the repository root (so
+    both servers read the same gunicorn.conf.py); stopped on leaving."""
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--workers",
+        "2",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+        *extra,
+        app,
+    ]
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "LOG_LEVEL": "WARNING"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(name, url, process)
+        yield url
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def wait_until_serving(name: str, url: str, process: subprocess.Popen[bytes]) -> None:
+    request = urllib.request.Request(
+        url + PATH, data=json.dumps(BODY).encode(), headers={"Content-Type": "application/json"}
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{name}: gunicorn exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(request, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{name}: not serving {url} after 30 s")
+
+
+LUA = """
+wrk.method = "POST"
+wrk.body = {body}
+wrk.headers["Content-Type"] = "application/json"
+"""
+
+
+def run_wrk(url: str, script: str, seconds: int, connections: int) -> float:
+    """Requests per second over ``seconds``; every answer must be a 200."""
+    output = subprocess.run(
+        [
+            "wrk",
+            "--threads",
+            "1",
+            "--connections",
+            str(connections),
+            "--duration",
+            f"{seconds}s",
+            "--timeout",
+            "5s",
+            "--script",
+            script,
+            url + PATH,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 30,
+    ).stdout
+    if "Non-2xx" in output or "Socket errors" in output:
+        raise SystemExit(f"wrk saw errors against {url}:\n{output}")
+    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    if match is None:
+        raise SystemExit(f"no Requests/sec in wrk's output:\n{output}")
+    return float(match[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=5, help="length of each wrk run")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per server, alternating")
+    parser.add_argument("--connections", type=int, default=8, help="wrk's open connections")
+    args = parser.parse_args()
+    if not 1 <= args.seconds <= 60 or not 1 <= args.rounds <= 10:
+        parser.error("keep it bounded: 1-60 seconds, 1-10 rounds")
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get update && apt-get install -y wrk")
+
+    with ExitStack() as stack:
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        script = workdir / "post.lua"
+        script.write_text(LUA.format(body=json.dumps(json.dumps(BODY))), encoding="utf-8")
+        project = stack.enter_context(gunicorn("project", "wsgi:app", free_port()))
+        bare = stack.enter_context(
+            gunicorn("bare", "bare_app:app", free_port(), "--pythonpath", "bench")
+        )
+        servers = {"project": project, "bare": bare}
+        for url in servers.values():  # warm up: imports, caches, first connections
+            run_wrk(url, str(script), 1, args.connections)
+        results: dict[str, list[float]] = {name: [] for name in servers}
+        for _ in range(args.rounds):
+            for name, url in servers.items():
+                results[name].append(run_wrk(url, str(script), args.seconds, args.connections))
+
+    project_rps = statistics.median(results["project"])
+    bare_rps = statistics.median(results["bare"])
+    ratio = project_rps / bare_rps
+    print(f"POST {PATH} (round 2, liverpool), gunicorn -w 2 each, wrk -c {args.connections}")
+    for name in servers:
+        runs = ", ".join(f"{rps:.0f}" for rps in results[name])
+        print(f"  {name:8} {statistics.median(results[name]):8.0f} req/s  (runs: {runs})")
+    print(f"  ratio    {ratio:8.2f}  (goal >= 0.80: {'met' if ratio >= 0.80 else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()

@@ -85,10 +85,12 @@ class CardList(fields.List[Card]):
             kwargs["validate"] = ma.validate.Length(min=min_items, max=max_items)
         super().__init__(CardField(), **kwargs)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> list[Card | None]:
         if not isinstance(value, list):
             raise self.make_error("invalid")
-        loaded: list[Card] = []
+        loaded: list[Card | None] = []
         errors: dict[int, Any] = {}
         for index, text in enumerate(value):
             if isinstance(text, str) and _CARD.fullmatch(text) is not None:

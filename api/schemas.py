@@ -113,6 +113,9 @@ def _option_field(name: str) -> fields.Field[Any]:
 HouseOptionsSchema = ma.Schema.from_dict(
     {name: _option_field(name) for name in PARAMETERS}, name="HouseOptionsSchema"
 )
+HouseOptionsSchema.error_messages = {
+    "unknown": "unknown option; the options are: " + ", ".join(sorted(PARAMETERS))
+}
 
 
 class HouseRulesetSchema(ma.Schema):
@@ -289,7 +292,8 @@ class MeldField(fields.Nested):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(MeldSchema, **kwargs)
 
-    def _serialize(self, meld: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+    def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]  # marshmallow renames the parameter
+        meld = nested_obj
         if meld is None:
             return None
         return {
@@ -307,8 +311,8 @@ class ViolationField(fields.Nested):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(ViolationSchema, **kwargs)
 
-    def _serialize(self, violation: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
-        return None if violation is None else violation.as_dict()
+    def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]  # marshmallow renames the parameter
+        return None if nested_obj is None else nested_obj.as_dict()
 
 
 class ContractField(fields.Nested):
@@ -317,8 +321,8 @@ class ContractField(fields.Nested):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(ContractSchema, **kwargs)
 
-    def _serialize(self, contract: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
-        return None if contract is None else contract_as_dict(contract)
+    def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]  # marshmallow renames the parameter
+        return None if nested_obj is None else contract_as_dict(nested_obj)
 
 
 def _violations() -> fields.List[Any]:

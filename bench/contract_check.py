@@ -41,8 +41,11 @@ def main() -> None:
 
     number = 20_000
     rows = []
-    for name, fn in (("parse 11 cards (baseline)", parse), ("check_contract", check),
-                     ("check_contract + hand", check_with_hand)):
+    for name, fn in (
+        ("parse 11 cards (baseline)", parse),
+        ("check_contract", check),
+        ("check_contract + hand", check_with_hand),
+    ):
         runs = timeit.repeat(fn, number=number, repeat=7)
         best = min(runs) / number * 1e6
         median = statistics.median(runs) / number * 1e6

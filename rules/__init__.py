@@ -34,6 +34,7 @@ from rules.ruleset import (
     RoundSpec,
     Ruleset,
     TableSize,
+    contract_as_dict,
     find_ruleset,
     resolve_ruleset,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "check_joker_swap",
     "check_layoff",
     "check_meld",
+    "contract_as_dict",
     "find_ruleset",
     "format_cards",
     "parse_cards",

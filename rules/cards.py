@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from rules.errors import CardNotationError
 
@@ -129,13 +129,16 @@ class Card:
 JOKER = Card(None, None)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _parse(text: str) -> Card:
-    # Cached: a table only ever writes 53 distinct cards, and parsing is on every request's path.
+    # Cached: a table only ever writes 53 distinct cards, and parsing is on every request's
+    # path. Bounded, and long text is refused first, so odd spellings cannot fill memory.
+    if len(text) > 8:
+        raise CardNotationError(f"not a card: {text!r}")
     cleaned = text.strip().upper()
     if cleaned in ("JK", "JOKER", "🃏"):
         return JOKER
-    if len(cleaned) < 2 or len(text) > 8:
+    if len(cleaned) < 2:
         raise CardNotationError(f"not a card: {text!r}")
     rank = _RANK_BY_SYMBOL.get(cleaned[:-1])
     suit = _SUIT_BY_SYMBOL.get(cleaned[-1])

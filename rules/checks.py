@@ -619,6 +619,9 @@ def check_buy(
     ]:
         if seat is not None and not 0 <= seat < seats:
             raise MoveError(f"seat {seat} is not at a table of {seats}", field=name)
+    for seat, used in buys_used.items():
+        if used < 0:
+            raise MoveError(f"seat {seat} cannot have used {used} buys", field="buys_used")
     if on_turn in callers:
         raise MoveError(
             f"seat {on_turn} is on turn: taking the discard is its draw, not a buy", field="callers"

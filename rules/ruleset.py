@@ -575,10 +575,10 @@ class Parameter:
         elif self.kind == "tables":
             changes["tables"] = _tables(value)
         elif self.kind == "round_count":
-            count = _int(value, name, 1, len(ruleset.rounds))
+            count = _int(value, name, self.low, min(self.high, len(ruleset.rounds)))
             changes["rounds"] = changes.get("rounds", ruleset.rounds)[:count]
         elif self.kind == "hand_size":
-            size = _int(value, name, 1, 30)
+            size = _int(value, name, self.low, self.high)
             changes["rounds"] = tuple(
                 dataclasses.replace(spec, hand_size=size)
                 for spec in changes.get("rounds", ruleset.rounds)
@@ -590,7 +590,7 @@ class Parameter:
                 for spec in changes.get("rounds", ruleset.rounds)
             )
         elif self.kind == "jokers":
-            jokers = _int(value, name, 0, 12)
+            jokers = _int(value, name, self.low, self.high)
             changes["tables"] = tuple(
                 dataclasses.replace(size, jokers=jokers) for size in ruleset.tables
             )
@@ -672,7 +672,7 @@ PARAMETERS: dict[str, Parameter] = dict(
         _p("min_players", "int", "fewest players", low=2, high=12),
         _p("max_players", "int", "most players", low=2, high=12),
         _p("tables", "tables", "decks and jokers by table size"),
-        _p("jokers", "jokers", "jokers in play, whatever the table size"),
+        _p("jokers", "jokers", "jokers in play, whatever the table size", high=12),
         _p("wild_ranks", "ranks", "ranks that are wild besides jokers"),
         _p("wild_rank_in_melds", "bool", "a wild may stand for the wild rank itself"),
         _p("ace_low", "bool", "the ace may rank below the 2"),
@@ -680,8 +680,8 @@ PARAMETERS: dict[str, Parameter] = dict(
         _p("set_min", "int", "fewest cards in a set", low=2, high=8),
         _p("run_min", "int", "fewest cards in a run", low=3, high=13),
         _p("rounds", "rounds", "the rounds: contract and hand size of each"),
-        _p("round_count", "round_count", "play only the first N rounds"),
-        _p("hand_size", "hand_size", "deal this many cards in every round"),
+        _p("round_count", "round_count", "play only the first N rounds", low=1, high=20),
+        _p("hand_size", "hand_size", "deal this many cards in every round", low=1, high=30),
         _p("exact_minimum", "exact_minimum", "contract melds at exactly their minimum size"),
         _p("runs_may_touch", "bool", "two runs of one suit in a contract may touch"),
         _p("same_suit_run_gap", "int", "fewest missing ranks between same-suit runs", high=6),
@@ -1049,7 +1049,12 @@ def resolve_ruleset(spec: str | Mapping[str, Any] | Ruleset) -> Ruleset:
                 'a house ruleset is {"base": preset id, "options": {...}}', field="ruleset"
             )
         base = find_ruleset(spec["base"])
-        options = spec.get("options") or {}
+        options = spec.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RulesetError(
+                f"options must be an object of parameter values, not {options!r}",
+                field="ruleset.options",
+            )
         if not options:
             return base
         try:
@@ -1069,6 +1074,8 @@ __all__ = [
     "RoundSpec",
     "Ruleset",
     "TableSize",
+    "contract_as_dict",
     "find_ruleset",
+    "round_as_dict",
     "resolve_ruleset",
 ]

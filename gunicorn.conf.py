@@ -16,5 +16,18 @@ graceful_timeout = 10
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 errorlog = "-"
 
-# Storage: the database schema is created or migrated once, before the workers start, in an
-# on_starting(server) hook here.
+
+def on_starting(server: object) -> None:
+    """Create or migrate the database schema once, in the master, before any worker starts.
+
+    Several instances starting against one database at once queue on a lock in
+    ``api.db.migrate``; workers never migrate, so no request meets a half-made schema.
+    """
+    from api import create_app
+    from api.db import migrate
+
+    app = create_app()
+    try:
+        migrate(app.config["DATABASE_URL"])
+    finally:
+        app.extensions["database"].dispose()  # no connection may cross the fork

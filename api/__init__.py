@@ -15,7 +15,7 @@ from flask import Flask
 
 from . import docs, errors
 from .config import Config
-from .extensions import rest_api
+from .extensions import database, rest_api
 from .schemas import HouseRulesetSchema
 
 __all__ = ["create_app"]
@@ -37,17 +37,30 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     # Extensions.
     rest_api.init_app(app)
     errors.init_app(app)
-    # Storage: bind the database extension here (db.init_app(app)), before the blueprints.
+    database.init_app(app)
 
     # Referenced by hand from RulesetField's oneOf, so registered by hand.
     rest_api.spec.components.schema("HouseRuleset", schema=HouseRulesetSchema)
+    from .matches import document
+
+    document(rest_api.spec)
+    # Writes to a match sheet carry its edit token as a bearer token.
+    rest_api.spec.components.security_scheme(
+        "editToken",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The `edit_token` answered when the sheet was created.",
+        },
+    )
 
     # Blueprints, one per resource.
     from .checks import blp as checks
     from .health import blp as health
+    from .matches import blp as matches
     from .rulesets import blp as rulesets
 
-    for blueprint in (health, rulesets, checks):
+    for blueprint in (health, rulesets, checks, matches):
         rest_api.register_blueprint(blueprint)
     app.register_blueprint(docs.assets)
     return app

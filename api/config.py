@@ -85,5 +85,5 @@ class Config:
         #: No online validator badge: the docs page must work without leaving the machine.
         self.OPENAPI_SWAGGER_UI_CONFIG = {"validatorUrl": None, "tryItOutEnabled": True}
         # --- storage ----------------------------------------------------------------------
-        # The database settings (DATABASE_URL) belong here, read the same way, when the
-        # storage extension arrives.
+        #: Any SQLAlchemy URL; empty means an SQLite file in the instance folder.
+        self.DATABASE_URL = env_str("DATABASE_URL", "", environ)

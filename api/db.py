@@ -100,9 +100,14 @@ class Database:
             raise RuntimeError("the database is not bound to an app: call init_app first")
         with self._sessions() as session:
             if write and self.is_sqlite:
+                # Begins the transaction now, as BEGIN IMMEDIATE (see _sqlite_transactions).
                 session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
-            with session.begin():
+            try:
                 yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
 
     def ping(self) -> None:
         with self.engine.connect() as connection:

@@ -39,6 +39,13 @@ class FieldErrorSchema(ma.Schema):
         },
     )
     message = ma.fields.String(required=True, metadata={"example": "not a card: 'ZZ'"})
+    code = ma.fields.String(
+        metadata={
+            "description": "The rule broken, where one is (a round that cannot have happened:"
+            " `several_went_out`, `points_impossible`...).",
+            "example": "points_impossible",
+        }
+    )
 
 
 class ProblemSchema(ma.Schema):
@@ -73,6 +80,23 @@ class ProblemSchema(ma.Schema):
             "example": "urn:uuid:1b4e28ba-2fa1-11d2-883f-0016d3cca427",
         }
     )
+
+
+class Problem(Exception):
+    """A request that cannot be served, raised anywhere in a view: answered as a problem document."""
+
+    def __init__(
+        self,
+        status: int,
+        detail: str,
+        errors: list[dict[str, str]] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.errors = errors
+        self.headers = headers or {}
 
 
 def problem(
@@ -181,6 +205,11 @@ def _rules_error(error: RulesError) -> Response:
     return invalid_input([{"field": error.field or "", "message": str(error)}])
 
 
+def _problem(error: Problem) -> Response:
+    """A view refused the request (a sheet's 401, 403, 404, 409, 412 or 422)."""
+    return problem(error.status, error.detail, error.errors, error.headers)
+
+
 def _internal_error(error: BaseException) -> Response:
     instance = f"urn:uuid:{uuid.uuid4()}"
     current_app.logger.error(
@@ -210,6 +239,7 @@ def renamed_fields(**names: str) -> Iterator[None]:
 def init_app(app: Flask) -> None:
     """Route the errors that are not HTTP exceptions (flask-smorest routes those to ProblemApi)."""
     app.register_error_handler(RulesError, _rules_error)
+    app.register_error_handler(Problem, _problem)
     # Flask looks for the most specific handler, so this one only sees what nothing else takes:
     # HTTP exceptions go to ProblemApi.handle_http_exception, RulesError to _rules_error.
     app.register_error_handler(Exception, _internal_error)

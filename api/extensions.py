@@ -6,9 +6,13 @@ one (the database, for the match sheets) has an obvious home.
 
 from __future__ import annotations
 
+from .db import Database, db
 from .errors import ProblemApi
 
 #: flask-smorest: request parsing, response dumping, the OpenAPI document and the docs page.
 rest_api = ProblemApi()
 
-# The database extension for the match sheets is created here, unbound, beside rest_api.
+#: SQLAlchemy and Alembic: the match sheets' storage (see :mod:`api.db`).
+database: Database = db
+
+__all__ = ["database", "rest_api"]

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
+from sqlalchemy.exc import SQLAlchemyError
+
+from .errors import Problem
+from .extensions import database
 from .parsing import Blueprint
 from .schemas import HealthSchema
 
@@ -11,11 +16,17 @@ blp = Blueprint("health", __name__, description="Whether the service is up.")
 
 
 @blp.get("/healthz")
-@blp.response(200, HealthSchema, example={"status": "ok"})
+@blp.response(200, HealthSchema, example={"status": "ok", "database": "ok"})
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 def health() -> dict[str, Any]:
     """Report that the service is up
 
-    A 200 means the process serves requests. (Once match sheets are stored, it also means
-    the database is reachable.)
+    A 200 means the process serves requests and the database is reachable; a 503 that it is
+    not.
     """
-    return {"status": "ok"}
+    try:
+        database.ping()
+    except SQLAlchemyError as error:
+        current_app.logger.warning("health check: the database is unreachable: %s", error)
+        raise Problem(503, "the database is unreachable") from None
+    return {"status": "ok", "database": "ok"}

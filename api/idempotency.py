@@ -24,8 +24,8 @@ from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from api.errors import Problem
 from api.models import IdempotencyKey
-from api.sheets import SheetProblem
 
 LIFETIME = timedelta(hours=24)
 
@@ -78,21 +78,19 @@ def claim(session: Session, key: str, body: Any) -> Kept | None:
         except IntegrityError:  # another request with this key got there first
             row = session.get(IdempotencyKey, hashed, populate_existing=True)
             if row is None:
-                raise SheetProblem(
-                    409, "a request with this Idempotency-Key is in progress"
-                ) from None
+                raise Problem(409, "a request with this Idempotency-Key is in progress") from None
     if row.request_hash != wanted:
-        raise SheetProblem(
+        raise Problem(
             422,
             "this Idempotency-Key was used with a different request body",
             [{"field": "Idempotency-Key", "message": "already used with a different body"}],
         )
     if row.state != "done" or row.answer is None or row.status is None:
-        raise SheetProblem(409, "the first request with this Idempotency-Key is still being served")
+        raise Problem(409, "the first request with this Idempotency-Key is still being served")
     try:
         body_text = _cipher(key).decrypt(row.answer.encode()).decode()
     except InvalidToken:  # cannot happen unless the row was tampered with
-        raise SheetProblem(409, "the kept answer for this Idempotency-Key is unreadable") from None
+        raise Problem(409, "the kept answer for this Idempotency-Key is unreadable") from None
     return Kept(row.status, json.loads(body_text))
 
 

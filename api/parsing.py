@@ -108,6 +108,9 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
         return super().alt_response(status_code, **kwargs)  # type: ignore[no-any-return]
 
+    def doc(self, **kwargs: Any) -> Callable[[F], F]:
+        return super().doc(**kwargs)  # type: ignore[no-any-return]
+
     def json_body(self, schema: SchemaArg, *, example: Any) -> Callable[[F], F]:
         """``@arguments`` for a JSON body, documenting the errors reading a body can answer."""
 

@@ -613,3 +613,6 @@ class HandPenaltySchema(ma.Schema):
 
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"example": "ok"})
+    database = fields.String(
+        required=True, metadata={"description": "The database answered.", "example": "ok"}
+    )

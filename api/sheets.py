@@ -21,27 +21,11 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload
 
+from api.errors import Problem
 from api.models import Match, RoundRecord
 from rules import Card, Ruleset, Violation, format_cards, parse_cards
 from rules.match import Entry, Result, outcome, schedule, score_round
 from rules.ruleset import contract_as_dict
-
-
-class SheetProblem(Exception):
-    """A request about a sheet that cannot be served; the web layer makes it a problem document."""
-
-    def __init__(
-        self,
-        status: int,
-        detail: str,
-        errors: list[dict[str, str]] | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.errors = errors
-        self.headers = headers or {}
 
 
 def new_match_id() -> str:
@@ -69,13 +53,13 @@ def authorize(match: Match, authorization: str | None) -> None:
     scheme, _, token = (authorization or "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise SheetProblem(
+        raise Problem(
             401,
             "changing a sheet needs its edit token: Authorization: Bearer <edit_token>",
             headers={"WWW-Authenticate": 'Bearer realm="rummy-referee"'},
         )
     if not hmac.compare_digest(token_hash(token), match.edit_token_hash):
-        raise SheetProblem(403, "that is not this sheet's edit token")
+        raise Problem(403, "that is not this sheet's edit token")
 
 
 def check_precondition(match: Match, if_match: str | None) -> None:
@@ -87,7 +71,7 @@ def check_precondition(match: Match, if_match: str | None) -> None:
         return
     current = {etag(match), f'"{match.version}-csv"'}
     if not wanted & current:
-        raise SheetProblem(
+        raise Problem(
             412,
             f"the sheet has changed: it is at version {match.version} now; read it again",
             headers={"ETag": etag(match)},
@@ -104,7 +88,7 @@ def load(session: Session, match_id: str, *, for_update: bool = False) -> Match:
         query = query.with_for_update()
     match = session.scalars(query).one_or_none()
     if match is None:
-        raise SheetProblem(404, f"no match sheet {match_id!r}")
+        raise Problem(404, f"no match sheet {match_id!r}")
     return match
 
 
@@ -129,7 +113,7 @@ def create(
             }
         )
     if problems:
-        raise SheetProblem(422, f"invalid input: {problems[0]['message']}", problems)
+        raise Problem(422, f"invalid input: {problems[0]['message']}", problems)
     token = new_edit_token()
     now = datetime.now(UTC)
     match = Match(
@@ -163,12 +147,10 @@ class RoundInput:
 def record_round(session: Session, match: Match, number: int, given: RoundInput) -> None:
     ruleset = Ruleset.from_dict(match.ruleset)
     if not 1 <= number <= ruleset.round_count:
-        raise SheetProblem(
-            404, f"{ruleset.id!r} has rounds 1 to {ruleset.round_count}, not {number}"
-        )
+        raise Problem(404, f"{ruleset.id!r} has rounds 1 to {ruleset.round_count}, not {number}")
     played = len(match.rounds)
     if number > played + 1:
-        raise SheetProblem(
+        raise Problem(
             409,
             f"round {number} cannot be recorded before round {played + 1}"
             " (rounds are recorded in order)",
@@ -183,9 +165,7 @@ def record_round(session: Session, match: Match, number: int, given: RoundInput)
     )
     if violations:
         errors = [_round_error(v, given) for v in violations]
-        raise SheetProblem(
-            422, f"round {number} cannot have happened: {errors[0]['message']}", errors
-        )
+        raise Problem(422, f"round {number} cannot have happened: {errors[0]['message']}", errors)
     stored = [_stored_result(result) for result in results]
     if number <= played:
         record = match.rounds[number - 1]
@@ -207,13 +187,11 @@ def record_round(session: Session, match: Match, number: int, given: RoundInput)
 def take_back_round(session: Session, match: Match, number: int) -> None:
     ruleset = Ruleset.from_dict(match.ruleset)
     if not 1 <= number <= ruleset.round_count:
-        raise SheetProblem(
-            404, f"{ruleset.id!r} has rounds 1 to {ruleset.round_count}, not {number}"
-        )
+        raise Problem(404, f"{ruleset.id!r} has rounds 1 to {ruleset.round_count}, not {number}")
     played = len(match.rounds)
     if number != played:
         last = f"round {played} is the last recorded" if played else "no round is recorded"
-        raise SheetProblem(409, f"only the last recorded round can be taken back; {last}")
+        raise Problem(409, f"only the last recorded round can be taken back; {last}")
     match.rounds.pop()
     bump(session, match)
 
@@ -228,7 +206,7 @@ def bump(session: Session, match: Match) -> None:
         .execution_options(synchronize_session=False)
     )
     if done.rowcount != 1:  # type: ignore[attr-defined]
-        raise SheetProblem(409, "the sheet changed while this request was being served; retry")
+        raise Problem(409, "the sheet changed while this request was being served; retry")
     session.expire(match, ["version", "updated_at"])
 
 

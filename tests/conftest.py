@@ -9,12 +9,22 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from api import create_app
+from api.db import migrate
+
+
+@pytest.fixture(scope="session")
+def database_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """An SQLite database migrated once for the session: what the API tests store in."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('app') / 'rummy-referee.sqlite3'}"
+    migrate(url)
+    return url
 
 
 @pytest.fixture
-def app() -> Iterator[Flask]:
-    app = create_app({"TESTING": True})
+def app(database_file: str) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "DATABASE_URL": database_file})
     yield app
+    app.extensions["database"].dispose()
 
 
 @pytest.fixture

@@ -53,4 +53,4 @@ def test_typed_helpers() -> None:
 def test_health(client: FlaskClient) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok"}
+    assert response.get_json() == {"status": "ok", "database": "ok"}

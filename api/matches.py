@@ -1,0 +1,440 @@
+"""Match sheets over HTTP: ``/v1/matches`` (API.md, "Match sheets").
+
+Reading needs only the sheet's id, which is long and random; writing needs the edit token
+shown once at creation. ``If-Match`` makes a write conditional on the version a phone last saw,
+and ``Idempotency-Key`` makes creating a sheet safe to retry.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+import marshmallow as ma
+from flask import Response, current_app, request, url_for
+from marshmallow import fields, validate
+
+from api import idempotency, sheets
+from api.db import db
+from api.errors import Problem
+from api.fields import CardField, StrictBoolean, integer
+from api.parsing import Blueprint
+from api.schemas import ContractSchema, ruleset_field
+from rules.match import Entry
+
+blp = Blueprint(
+    "matches",
+    __name__,
+    url_prefix="/v1/matches",
+    description="Stored match sheets: rounds, penalties, totals, standings and the winner.",
+)
+
+MAX_PLAYERS = 12
+MAX_NAME = 40
+
+
+# --- schemas ------------------------------------------------------------------------------------
+
+
+#: 1 to 40 characters, no control characters, not only spaces (stated in the schema too).
+NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\x00-\x20\x7f][^\x00-\x1f\x7f]*$"
+
+
+class MatchCreateSchema(ma.Schema):
+    ruleset = ruleset_field()
+    players = fields.List(
+        fields.String(
+            validate=[
+                validate.Length(1, MAX_NAME),
+                validate.Regexp(
+                    NAME_PATTERN, error="a name is printable characters, not only spaces"
+                ),
+            ],
+            metadata={"pattern": NAME_PATTERN},
+        ),
+        required=True,
+        validate=validate.Length(1, MAX_PLAYERS),
+        metadata={
+            "description": "Names in seat order, clockwise (1-40 characters each); as many as"
+            " the ruleset allows."
+        },
+    )
+    first_dealer = integer(
+        load_default=0,
+        validate=validate.Range(0, MAX_PLAYERS - 1),
+        metadata={"description": "The seat that deals round 1 (default 0)."},
+    )
+
+
+class ResultEntrySchema(ma.Schema):
+    seat = integer(required=True, validate=validate.Range(0, MAX_PLAYERS - 1))
+    went_out = StrictBoolean(metadata={"description": "true for the player who went out"})
+    points = integer(
+        validate=validate.Range(-1000, 5000),
+        metadata={"description": "The penalty as points."},
+    )
+    cards = fields.List(
+        CardField(),
+        validate=validate.Length(max=60),
+        metadata={"description": "The cards left in hand, scored by the ruleset."},
+    )
+    buys = integer(validate=validate.Range(0, 50), metadata={"description": "Buys this round."})
+    bonus = integer(
+        validate=validate.Range(0, 500),
+        metadata={"description": "Points taken off (the cut bonus), where the ruleset has one."},
+    )
+
+    @ma.validates_schema
+    def one_outcome(self, data: dict[str, Any], **_: Any) -> None:
+        given = [key for key in ("went_out", "points", "cards") if key in data]
+        if data.get("went_out") is False:
+            given.remove("went_out")
+        if len(given) != 1:
+            raise ma.ValidationError(
+                'give exactly one of "went_out": true, "points" or "cards"', "_schema"
+            )
+
+
+#: JSON Schema's way of saying what ``one_outcome`` checks, added to the document by hand
+#: (apispec has no marshmallow spelling for it; see :func:`document`).
+ONE_OUTCOME = [
+    {"required": ["went_out"], "properties": {"went_out": {"enum": [True]}}},
+    {"required": ["points"]},
+    {"required": ["cards"]},
+]
+
+
+def document(spec: Any) -> None:
+    """Register the schemas whose JSON Schema says more than their fields do."""
+    spec.components.schema("ResultEntry", schema=ResultEntrySchema)
+    spec.components.schemas["ResultEntry"]["oneOf"] = ONE_OUTCOME
+
+
+class RoundWriteSchema(ma.Schema):
+    results = fields.List(
+        fields.Nested(ResultEntrySchema),
+        required=True,
+        validate=validate.Length(1, MAX_PLAYERS),
+        metadata={"description": "One result per seat."},
+    )
+    stock_ran_out = StrictBoolean(
+        load_default=False,
+        metadata={"description": "The round ended with nobody out: everyone scores their hand."},
+    )
+
+
+class SeatSchema(ma.Schema):
+    seat = integer(required=True)
+    name = fields.String(required=True)
+
+
+class ResultSchema(ma.Schema):
+    seat = integer(required=True)
+    points = integer(required=True, metadata={"description": "What the round adds to the total."})
+    penalty = integer(required=True, metadata={"description": "The penalty before any bonus."})
+    went_out = fields.Boolean(required=True)
+    buys = integer(allow_none=True, required=True)
+    bonus = integer(required=True)
+    cards = fields.List(fields.String(), metadata={"description": "When given as cards."})
+
+
+class SheetRoundSchema(ma.Schema):
+    number = integer(required=True)
+    contract = fields.Nested(ContractSchema, required=True)
+    hand_size = integer(required=True)
+    whole_hand = fields.Boolean(required=True)
+    discard_to_go_out = fields.Boolean(required=True)
+    dealer = integer(required=True)
+    cutter = integer(required=True)
+    first_player = integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["pending", "played"]))
+    stock_ran_out = fields.Boolean()
+    results = fields.List(fields.Nested(ResultSchema))
+
+
+class TotalSchema(ma.Schema):
+    seat = integer(required=True)
+    total = integer(required=True)
+
+
+class StandingSchema(ma.Schema):
+    rank = integer(required=True)
+    seat = integer(required=True)
+    name = fields.String(required=True)
+    total = integer(required=True)
+
+
+class TieBreakSchema(ma.Schema):
+    method = fields.String(required=True, metadata={"example": "last_round"})
+    seats = fields.List(integer(), required=True, metadata={"description": "The tied seats."})
+    round = integer(allow_none=True, required=True)
+    decided = fields.Boolean(required=True)
+
+
+class SheetSchema(ma.Schema):
+    id = fields.String(required=True)
+    ruleset = fields.Dict(
+        required=True, metadata={"description": "The resolved ruleset, as stored with the sheet."}
+    )
+    players = fields.List(fields.Nested(SeatSchema), required=True)
+    first_dealer = integer(required=True)
+    rounds = fields.List(fields.Nested(SheetRoundSchema), required=True)
+    totals = fields.List(fields.Nested(TotalSchema), required=True)
+    standings = fields.List(fields.Nested(StandingSchema), required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
+    winners = fields.List(integer(), allow_none=True, required=True)
+    tie_break = fields.Nested(TieBreakSchema, allow_none=True, required=True)
+    version = integer(required=True)
+    created_at = fields.String(required=True)
+    updated_at = fields.String(required=True)
+
+
+class CreatedSheetSchema(SheetSchema):
+    edit_token = fields.String(
+        required=True,
+        metadata={"description": "Needed to change or delete the sheet; shown only here."},
+    )
+
+
+# --- examples ------------------------------------------------------------------------------------
+
+CREATE_EXAMPLE = {"ruleset": "liverpool", "players": ["Ann", "Bob", "Cleo"], "first_dealer": 0}
+ROUND_EXAMPLE = {
+    "results": [
+        {"seat": 0, "went_out": True},
+        {"seat": 1, "points": 35, "buys": 1},
+        {"seat": 2, "cards": ["AS", "KH", "JK"]},
+    ]
+}
+
+_LINKS = {
+    "GetMatch": {
+        "operationId": "getMatch",
+        "parameters": {"match_id": "$response.body#/id"},
+    },
+    "RecordRound": {
+        "operationId": "recordRound",
+        "parameters": {"match_id": "$response.body#/id", "number": 1},
+    },
+    "TakeBackRound": {
+        "operationId": "takeBackRound",
+        "parameters": {"match_id": "$response.body#/id", "number": 1},
+    },
+    "DeleteMatch": {
+        "operationId": "deleteMatch",
+        "parameters": {"match_id": "$response.body#/id"},
+    },
+}
+_AUTH: list[dict[str, list[str]]] = [{"editToken": []}]
+_HEADER = {"schema": {"type": "string"}}
+
+
+def _sheet_response(match: Any, status: int = 200, **extra: Any) -> tuple[Any, int, dict[str, str]]:
+    body = sheets.view(match) | extra
+    return body, status, {"ETag": sheets.etag(match)}
+
+
+# --- views ---------------------------------------------------------------------------------------
+
+
+@blp.route("", methods=["POST"])
+@blp.json_body(MatchCreateSchema, example=CREATE_EXAMPLE)
+@blp.response(201, CreatedSheetSchema, headers={"Location": _HEADER, "ETag": _HEADER})
+@blp.alt_response(409, response=HTTPStatus(409).name)
+@blp.alt_response(422, response=HTTPStatus(422).name)
+@blp.doc(
+    operationId="createMatch",
+    parameters=[
+        {
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": False,
+            "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+            "description": "A random key (a UUID) that makes a retry answer what the first"
+            " request answered, for 24 hours.",
+        }
+    ],
+    responses={"201": {"links": _LINKS}},
+)
+def create_match(data: dict[str, Any]) -> Any:
+    """Start a match sheet
+
+    Answers the sheet with its `edit_token`, which is shown only here.
+    """
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 255:
+        raise Problem(
+            400,
+            "Idempotency-Key must be 1 to 255 characters",
+            [{"field": "Idempotency-Key", "message": "1 to 255 characters"}],
+        )
+    if key is None:
+        with db.transaction(write=True) as session:
+            match, token = sheets.create(
+                session, data["ruleset"], data["players"], data["first_dealer"]
+            )
+            session.flush()
+            answer, status, headers = _sheet_response(match, 201, edit_token=token)
+        headers["Location"] = url_for("matches.get_match", match_id=match.id)
+        return answer, status, headers
+    # The claim is committed on its own, so that a retry arriving while this request is still
+    # being served sees it (409) instead of waiting for it.
+    with db.transaction(write=True) as session:
+        kept = idempotency.claim(session, key, request.get_json())
+    if kept is not None:
+        return _replay(kept)
+    try:
+        with db.transaction(write=True) as session:
+            match, token = sheets.create(
+                session, data["ruleset"], data["players"], data["first_dealer"]
+            )
+            session.flush()
+            answer, status, headers = _sheet_response(match, 201, edit_token=token)
+            answer = CreatedSheetSchema().dump(answer)
+            idempotency.keep(session, key, status, answer, match.id)
+    except Exception:
+        with db.transaction(write=True) as session:
+            idempotency.release(session, key)
+        raise
+    return _replay(idempotency.Kept(status, answer), replayed=False)
+
+
+def _replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
+    """The kept first answer, exactly as it was (it is already dumped)."""
+    body = kept.body
+    headers = {
+        "Location": url_for("matches.get_match", match_id=body["id"]),
+        "ETag": f'"{body["version"]}"',
+    }
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return Response(
+        current_app.json.dumps(body),
+        status=kept.status,
+        headers=headers,
+        mimetype="application/json",
+    )
+
+
+@blp.route("/<string:match_id>", methods=["GET"])
+@blp.response(200, SheetSchema, headers={"ETag": _HEADER})
+@blp.alt_response(404, response=HTTPStatus(404).name)
+@blp.doc(
+    operationId="getMatch",
+    responses={"200": {"content": {"text/csv": {"schema": {"type": "string"}}}}},
+)
+def get_match(match_id: str) -> Any:
+    """Read a match sheet
+
+    With `Accept: text/csv`, the sheet as a spreadsheet: a row per round, a column per player.
+    """
+    with db.transaction() as session:
+        match = sheets.load(session, match_id)
+        body, status, headers = _sheet_response(match)
+    wants = request.accept_mimetypes.best_match(["application/json", "text/csv"])
+    if (
+        wants == "text/csv"
+        and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
+    ):
+        return Response(
+            sheets.as_csv(body),
+            mimetype="text/csv",
+            headers={
+                "ETag": f'"{match.version}-csv"',
+                "Content-Disposition": f'attachment; filename="match-{match.id}.csv"',
+            },
+        )
+    if request.if_none_match and request.if_none_match.contains(str(match.version)):
+        return Response(status=304, headers=headers)
+    return body, status, headers
+
+
+def _write(match_id: str, change: Any) -> Any:
+    """Run ``change`` on the sheet under the edit token and ``If-Match``; answer the sheet."""
+    with db.transaction(write=True) as session:
+        match = sheets.load(session, match_id, for_update=True)
+        sheets.authorize(match, request.headers.get("Authorization"))
+        sheets.check_precondition(match, request.headers.get("If-Match"))
+        change(session, match)
+        if match in session:
+            session.refresh(match)
+            return _sheet_response(match)
+    return Response(status=204)
+
+
+_WRITE_DOC: dict[str, Any] = {
+    "security": _AUTH,
+    "parameters": [
+        {
+            "in": "header",
+            "name": "If-Match",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": "The ETag last read: the write fails with 412 if the sheet changed.",
+        }
+    ],
+}
+
+
+@blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
+@blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
+@blp.response(200, SheetSchema, headers={"ETag": _HEADER})
+@blp.alt_response(401, response=HTTPStatus(401).name)
+@blp.alt_response(403, response=HTTPStatus(403).name)
+@blp.alt_response(404, response=HTTPStatus(404).name)
+@blp.alt_response(409, response=HTTPStatus(409).name)
+@blp.alt_response(412, response=HTTPStatus(412).name)
+@blp.alt_response(422, response=HTTPStatus(422).name)
+@blp.doc(operationId="recordRound", **_WRITE_DOC)
+def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
+    """Record or correct a round
+
+    Rounds are recorded in order; an already recorded round may be corrected. A round that
+    cannot have happened is refused with each problem named, and nothing is stored.
+    """
+    entries = tuple(
+        Entry(
+            seat=item["seat"],
+            went_out=item.get("went_out", False),
+            points=item.get("points"),
+            cards=tuple(item["cards"]) if "cards" in item else None,
+            buys=item.get("buys"),
+            bonus=item.get("bonus", 0),
+        )
+        for item in data["results"]
+    )
+    given = sheets.RoundInput(entries, data["stock_ran_out"])
+    return _write(
+        match_id, lambda session, match: sheets.record_round(session, match, number, given)
+    )
+
+
+@blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
+@blp.response(200, SheetSchema, headers={"ETag": _HEADER})
+@blp.alt_response(401, response=HTTPStatus(401).name)
+@blp.alt_response(403, response=HTTPStatus(403).name)
+@blp.alt_response(404, response=HTTPStatus(404).name)
+@blp.alt_response(409, response=HTTPStatus(409).name)
+@blp.alt_response(412, response=HTTPStatus(412).name)
+@blp.doc(operationId="takeBackRound", **_WRITE_DOC)
+def take_back_round(match_id: str, number: int) -> Any:
+    """Take back the last recorded round"""
+    return _write(match_id, lambda session, match: sheets.take_back_round(session, match, number))
+
+
+@blp.route("/<string:match_id>", methods=["DELETE"])
+@blp.response(204)
+@blp.alt_response(401, response=HTTPStatus(401).name)
+@blp.alt_response(403, response=HTTPStatus(403).name)
+@blp.alt_response(404, response=HTTPStatus(404).name)
+@blp.alt_response(412, response=HTTPStatus(412).name)
+@blp.doc(operationId="deleteMatch", **_WRITE_DOC)
+def delete_match(match_id: str) -> Any:
+    """Delete a match sheet"""
+
+    def remove(session: Any, match: Any) -> None:
+        idempotency.forget_match(session, match.id)
+        session.delete(match)
+        session.flush()
+
+    return _write(match_id, remove)

@@ -28,6 +28,11 @@ def on_starting(server: object) -> None:
 
     app = create_app()
     try:
-        migrate(app.config["DATABASE_URL"])
+        migrated = migrate(app.config["DATABASE_URL"])
     finally:
         app.extensions["database"].dispose()  # no connection may cross the fork
+    log = server.log  # type: ignore[attr-defined]
+    if migrated is None:
+        log.info("the database schema is up to date")
+    else:
+        log.info("migrated the database schema from %s to %s", *migrated)

@@ -62,5 +62,8 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
 
     for blueprint in (health, rulesets, checks, matches):
         rest_api.register_blueprint(blueprint)
+    from .matches import document_csv
+
+    document_csv(rest_api.spec)
     app.register_blueprint(docs.assets)
     return app

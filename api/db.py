@@ -12,7 +12,7 @@ from __future__ import annotations
 import fcntl
 import logging
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from alembic import command
 from alembic.config import Config as AlembicConfig
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from flask import Flask
+from flask import Flask, current_app
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -68,26 +68,12 @@ def _sqlite_transactions(engine: Engine) -> None:
         connection.exec_driver_sql(f"BEGIN {mode}")
 
 
-class Database:
-    """The storage extension: bound to an app in ``init_app``, like Flask's own extensions."""
+class Storage:
+    """One app's database: its engine and the sessions made on it."""
 
-    def __init__(self) -> None:
-        self._engine: Engine | None = None
-        self._sessions: sessionmaker[Session] | None = None
-
-    def init_app(self, app: Flask) -> None:
-        url = app.config.get("DATABASE_URL") or default_url(app.instance_path)
-        app.config["DATABASE_URL"] = url
-        self._engine = make_db_engine(url)
-        self._sessions = sessionmaker(self._engine, expire_on_commit=False)
-        app.extensions["database"] = self
-        app.cli.add_command(_db_cli)
-
-    @property
-    def engine(self) -> Engine:
-        if self._engine is None:
-            raise RuntimeError("the database is not bound to an app: call init_app first")
-        return self._engine
+    def __init__(self, url: str | URL) -> None:
+        self.engine = make_db_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @property
     def is_sqlite(self) -> bool:
@@ -96,8 +82,6 @@ class Database:
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Session]:
         """A session in one transaction, committed on success and rolled back on error."""
-        if self._sessions is None:
-            raise RuntimeError("the database is not bound to an app: call init_app first")
         with self._sessions() as session:
             if write and self.is_sqlite:
                 # Begins the transaction now, as BEGIN IMMEDIATE (see _sqlite_transactions).
@@ -114,8 +98,33 @@ class Database:
             connection.execute(text("SELECT 1"))
 
     def dispose(self) -> None:
-        if self._engine is not None:
-            self._engine.dispose()
+        self.engine.dispose()
+
+
+class Database:
+    """The storage extension, created unbound and bound to each app in ``init_app``.
+
+    The engine belongs to the app (``app.extensions["database"]``), not to this object, so
+    that two apps in one process — tests, a migration run beside a server — never share or
+    replace each other's connections.
+    """
+
+    def init_app(self, app: Flask) -> None:
+        url = app.config.get("DATABASE_URL") or default_url(app.instance_path)
+        app.config["DATABASE_URL"] = url
+        app.extensions["database"] = Storage(url)
+        app.cli.add_command(_db_cli)
+
+    @property
+    def current(self) -> Storage:
+        storage: Storage = current_app.extensions["database"]
+        return storage
+
+    def transaction(self, *, write: bool = False) -> AbstractContextManager[Session]:
+        return self.current.transaction(write=write)
+
+    def ping(self) -> None:
+        self.current.ping()
 
 
 db = Database()
@@ -128,12 +137,13 @@ def alembic_config(url: str | URL) -> AlembicConfig:
     return config
 
 
-def migrate(url: str | URL) -> None:
+def migrate(url: str | URL) -> tuple[str | None, str | None] | None:
     """Bring the schema to the newest migration, once, however many processes ask at once.
 
     gunicorn's master calls this before forking workers; several instances starting against
     one database serialise on a lock (an advisory lock in PostgreSQL, a lock file beside an
-    SQLite database), and whoever comes second finds nothing left to do.
+    SQLite database), and whoever comes second finds nothing left to do. Returns the
+    revisions migrated from and to, or None when the schema was already the newest.
     """
     engine = make_db_engine(url)
     try:
@@ -143,38 +153,37 @@ def migrate(url: str | URL) -> None:
                 with open(f"{database}.migrate-lock", "a") as lock:
                     fcntl.flock(lock, fcntl.LOCK_EX)
                     try:
-                        _upgrade(engine)
+                        return _upgrade(engine)
                     finally:
                         fcntl.flock(lock, fcntl.LOCK_UN)
-                return
-            _upgrade(engine)
+            return _upgrade(engine)
         elif engine.dialect.name == "postgresql":
             with engine.connect() as connection:
                 connection.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
                 try:
-                    _upgrade(engine)
+                    return _upgrade(engine)
                 finally:
                     connection.execute(
                         text("SELECT pg_advisory_unlock(:k)"), {"k": _PG_MIGRATION_LOCK}
                     )
                     connection.commit()
-        else:
-            _upgrade(engine)
+        return _upgrade(engine)
     finally:
         engine.dispose()
 
 
-def _upgrade(engine: Engine) -> None:
+def _upgrade(engine: Engine) -> tuple[str | None, str | None] | None:
     config = alembic_config(engine.url)
     head = ScriptDirectory.from_config(config).get_current_head()
     with engine.begin() as connection:
         current = MigrationContext.configure(connection).get_current_revision()
     if current == head:
-        return
+        return None
     log.info("migrating the database from %s to %s", current, head)
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+    return current, head
 
 
 def current_revision(engine: Engine) -> str | None:

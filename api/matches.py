@@ -110,6 +110,15 @@ def document(spec: Any) -> None:
     spec.components.schemas["ResultEntry"]["oneOf"] = ONE_OUTCOME
 
 
+def document_csv(spec: Any) -> None:
+    """Add the spreadsheet form of a sheet beside its JSON (flask-smorest documents one)."""
+    answer = spec._paths[f"{blp.url_prefix}/{{match_id}}"]["get"]["responses"]["200"]
+    answer["content"]["text/csv"] = {
+        "schema": {"type": "string"},
+        "example": "round,contract,dealer,Ann,Bob,Cleo\r\n1,2 sets,Ann,0,35,20\r\n",
+    }
+
+
 class RoundWriteSchema(ma.Schema):
     results = fields.List(
         fields.Nested(ResultEntrySchema),
@@ -319,10 +328,7 @@ def _replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
 @blp.alt_response(404, response=HTTPStatus(404).name)
-@blp.doc(
-    operationId="getMatch",
-    responses={"200": {"content": {"text/csv": {"schema": {"type": "string"}}}}},
-)
+@blp.doc(operationId="getMatch")
 def get_match(match_id: str) -> Any:
     """Read a match sheet
 
@@ -351,9 +357,10 @@ def get_match(match_id: str) -> Any:
 
 def _write(match_id: str, change: Any) -> Any:
     """Run ``change`` on the sheet under the edit token and ``If-Match``; answer the sheet."""
+    token = sheets.bearer_token(request.headers.get("Authorization"))
     with db.transaction(write=True) as session:
         match = sheets.load(session, match_id, for_update=True)
-        sheets.authorize(match, request.headers.get("Authorization"))
+        sheets.authorize(match, token)
         sheets.check_precondition(match, request.headers.get("If-Match"))
         change(session, match)
         if match in session:

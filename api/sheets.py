@@ -48,8 +48,12 @@ def etag(match: Match) -> str:
 # --- access -----------------------------------------------------------------------------------
 
 
-def authorize(match: Match, authorization: str | None) -> None:
-    """401 without a bearer token, 403 with a wrong one; compared in constant time."""
+def bearer_token(authorization: str | None) -> str:
+    """The token of an ``Authorization: Bearer`` header; 401 without one.
+
+    Asked before the sheet is even looked up: a write without a token is refused as such,
+    whether or not the sheet (still) exists.
+    """
     scheme, _, token = (authorization or "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
@@ -58,6 +62,11 @@ def authorize(match: Match, authorization: str | None) -> None:
             "changing a sheet needs its edit token: Authorization: Bearer <edit_token>",
             headers={"WWW-Authenticate": 'Bearer realm="rummy-referee"'},
         )
+    return token
+
+
+def authorize(match: Match, token: str) -> None:
+    """403 unless ``token`` is the sheet's edit token; compared in constant time."""
     if not hmac.compare_digest(token_hash(token), match.edit_token_hash):
         raise Problem(403, "that is not this sheet's edit token")
 

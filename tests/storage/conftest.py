@@ -91,6 +91,13 @@ def fresh_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
         yield url
 
 
+@pytest.fixture
+def fresh_postgres_url() -> Iterator[str]:
+    """An empty PostgreSQL database per test (for what only PostgreSQL can show)."""
+    with scratch_postgres() as url:
+        yield url
+
+
 @pytest.fixture(scope="session")
 def storage_app(database_url: str) -> Iterator[Flask]:
     app = create_app({"TESTING": True, "DATABASE_URL": database_url})

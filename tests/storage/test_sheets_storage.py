@@ -1,0 +1,95 @@
+"""The storage layer itself: migrations, SQLite's transactions, health, on both databases."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+
+from api import create_app
+from api.db import alembic_config, current_revision, make_db_engine, migrate
+from api.models import Base
+
+
+def test_migrations_make_exactly_the_models(fresh_database_url: str) -> None:
+    assert migrate(fresh_database_url) == (None, "0001")
+    engine = make_db_engine(fresh_database_url)
+    try:
+        with engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        assert current_revision(engine) == "0001"
+        assert set(inspect(engine).get_table_names()) >= {
+            "matches",
+            "rounds",
+            "idempotency_keys",
+            "alembic_version",
+        }
+    finally:
+        engine.dispose()
+
+
+def test_migrating_again_does_nothing(fresh_database_url: str) -> None:
+    migrate(fresh_database_url)
+    assert migrate(fresh_database_url) is None
+
+
+def test_migrations_go_down_and_up_again(fresh_database_url: str) -> None:
+    migrate(fresh_database_url)
+    engine = make_db_engine(fresh_database_url)
+    try:
+        with engine.begin() as connection:
+            config = alembic_config(fresh_database_url)
+            config.attributes["connection"] = connection
+            command.downgrade(config, "base")
+        assert "matches" not in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+    assert migrate(fresh_database_url) == (None, "0001")
+
+
+def test_sqlite_writes_take_the_write_lock_at_begin(tmp_path: Path) -> None:
+    """BEGIN IMMEDIATE: a second writer waits at the start, never fails half-way."""
+    path = tmp_path / "lock.sqlite3"
+    url = f"sqlite:///{path}"
+    migrate(url)
+    app = create_app({"TESTING": True, "DATABASE_URL": url})
+    database = app.extensions["database"]
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with database.transaction(write=True):
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+        with database.transaction():  # a reader takes no write lock
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+        mode = other.execute("PRAGMA journal_mode").fetchone()[0]
+        assert mode == "wal"
+    finally:
+        other.close()
+        database.dispose()
+
+
+def test_health_says_when_the_database_is_unreachable() -> None:
+    # Port 9 on loopback (discard) has no PostgreSQL: the connection is refused at once.
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": "postgresql+psycopg://nobody@127.0.0.1:9/none"}
+    )
+    answer = app.test_client().get("/healthz")
+    assert answer.status_code == 503
+    assert answer.mimetype == "application/problem+json"
+    assert answer.get_json()["detail"] == "the database is unreachable"
+
+
+def test_without_database_url_the_sheets_live_in_the_instance_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = create_app({"TESTING": True})
+    url = app.config["DATABASE_URL"]
+    assert url == f"sqlite:///{Path(app.instance_path) / 'rummy-referee.sqlite3'}"
+    app.extensions["database"].dispose()

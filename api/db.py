@@ -22,7 +22,7 @@ from alembic.config import Config as AlembicConfig
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -93,6 +93,15 @@ class Storage:
                 session.rollback()
                 raise
 
+    @contextmanager
+    def connection(self, *, write: bool = False) -> Iterator[Connection]:
+        """A Core connection in one transaction (for the hot paths, which need no ORM)."""
+        with self.engine.connect() as connection:
+            if write and self.is_sqlite:
+                connection.execution_options(sqlite_begin="IMMEDIATE")
+            with connection.begin():
+                yield connection
+
     def ping(self) -> None:
         with self.engine.connect() as connection:
             connection.execute(text("SELECT 1"))
@@ -122,6 +131,9 @@ class Database:
 
     def transaction(self, *, write: bool = False) -> AbstractContextManager[Session]:
         return self.current.transaction(write=write)
+
+    def connection(self, *, write: bool = False) -> AbstractContextManager[Connection]:
+        return self.current.connection(write=write)
 
     def ping(self) -> None:
         self.current.ping()

@@ -1,4 +1,4 @@
-"""The stored tables: match sheets, their recorded rounds, and idempotency keys.
+"""The stored tables: match sheets (with their recorded rounds) and idempotency keys.
 
 A sheet stores its ruleset *resolved* (every parameter, as ``Ruleset.as_dict`` gives it), so a
 later change to a preset never rescores an old evening. Results are stored as the table
@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, func
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy import JSON, DateTime, Integer, String, Text, func
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 class Base(DeclarativeBase):
@@ -33,29 +33,10 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
-    rounds: Mapped[list[RoundRecord]] = relationship(
-        back_populates="match",
-        order_by="RoundRecord.number",
-        cascade="all, delete-orphan",
-        passive_deletes=True,
-    )
-
-
-class RoundRecord(Base):
-    __tablename__ = "rounds"
-
-    match_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
-    )
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    stock_ran_out: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: One object per seat: seat, points, penalty, went_out, buys, bonus and cards (if given).
-    results: Mapped[list[Any]] = mapped_column(JSON)
-    recorded_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now()
-    )
-
-    match: Mapped[Match] = relationship(back_populates="rounds")
+    #: The recorded rounds, in order: each {number, stock_ran_out, results, recorded_at}, with
+    #: one result per seat {seat, points, penalty, went_out, buys, bonus, cards?}. A sheet is
+    #: one document, read and written whole: a write is one SELECT and one UPDATE.
+    rounds: Mapped[list[Any]] = mapped_column(JSON)
 
 
 class IdempotencyKey(Base):

@@ -9,6 +9,7 @@ read as a score sheet (``rules.match`` does the arithmetic).
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import hmac
 import io
@@ -16,13 +17,13 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import Connection, Table, bindparam, insert, select, update
+from sqlalchemy import delete as delete_statement
 
 from api.errors import Problem
-from api.models import Match, RoundRecord
+from api.models import Match
 from rules import Card, Ruleset, Violation, format_cards, parse_cards
 from rules.match import Entry, Result, outcome, schedule, score_round
 from rules.ruleset import contract_as_dict
@@ -41,8 +42,57 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def etag(match: Match) -> str:
-    return f'"{match.version}"'
+@dataclass
+class Sheet:
+    """A stored match sheet as one document: read whole, changed in memory, written whole."""
+
+    id: str
+    ruleset_data: dict[str, Any]
+    players: list[str]
+    first_dealer: int
+    edit_token_hash: str
+    version: int
+    rounds: list[dict[str, Any]]
+    created_at: datetime
+    updated_at: datetime
+
+    @functools.cached_property
+    def ruleset(self) -> Ruleset:
+        return Ruleset.from_dict(self.ruleset_data)
+
+
+# The statements of the hot paths, built once: every request only binds values to them.
+_TABLE = cast(Table, Match.__table__)
+_COLUMNS = [
+    _TABLE.c[name]
+    for name in (
+        "id",
+        "ruleset",
+        "players",
+        "first_dealer",
+        "edit_token_hash",
+        "version",
+        "rounds",
+        "created_at",
+        "updated_at",
+    )
+]
+_SELECT = select(*_COLUMNS).where(_TABLE.c.id == bindparam("match_id"))
+_SELECT_FOR_UPDATE = _SELECT.with_for_update()
+_SAVE = (
+    update(_TABLE)
+    .where(_TABLE.c.id == bindparam("match_id"), _TABLE.c.version == bindparam("seen_version"))
+    .values(
+        rounds=bindparam("new_rounds"),
+        version=bindparam("new_version"),
+        updated_at=bindparam("now"),
+    )
+)
+_DELETE = delete_statement(_TABLE).where(_TABLE.c.id == bindparam("match_id"))
+
+
+def etag(sheet: Sheet) -> str:
+    return f'"{sheet.version}"'
 
 
 # --- access -----------------------------------------------------------------------------------
@@ -65,45 +115,43 @@ def bearer_token(authorization: str | None) -> str:
     return token
 
 
-def authorize(match: Match, token: str) -> None:
+def authorize(sheet: Sheet, token: str) -> None:
     """403 unless ``token`` is the sheet's edit token; compared in constant time."""
-    if not hmac.compare_digest(token_hash(token), match.edit_token_hash):
+    if not hmac.compare_digest(token_hash(token), sheet.edit_token_hash):
         raise Problem(403, "that is not this sheet's edit token")
 
 
-def check_precondition(match: Match, if_match: str | None) -> None:
+def check_precondition(sheet: Sheet, if_match: str | None) -> None:
     """412 when ``If-Match`` names another version of the sheet than the stored one."""
     if if_match is None:
         return
     wanted = {tag.strip().removeprefix("W/") for tag in if_match.split(",")}
     if "*" in wanted:
         return
-    current = {etag(match), f'"{match.version}-csv"'}
+    current = {etag(sheet), f'"{sheet.version}-csv"'}
     if not wanted & current:
         raise Problem(
             412,
-            f"the sheet has changed: it is at version {match.version} now; read it again",
-            headers={"ETag": etag(match)},
+            f"the sheet has changed: it is at version {sheet.version} now; read it again",
+            headers={"ETag": etag(sheet)},
         )
 
 
 # --- loading and creating -----------------------------------------------------------------------
 
 
-def load(session: Session, match_id: str, *, for_update: bool = False) -> Match:
-    query = select(Match).where(Match.id == match_id).options(selectinload(Match.rounds))
-    if for_update:
-        # PostgreSQL: writers to one sheet queue here. SQLite's BEGIN IMMEDIATE already did.
-        query = query.with_for_update()
-    match = session.scalars(query).one_or_none()
-    if match is None:
+def load(connection: Connection, match_id: str, *, for_update: bool = False) -> Sheet:
+    # PostgreSQL: writers to one sheet queue at FOR UPDATE. SQLite's BEGIN IMMEDIATE did already.
+    statement = _SELECT_FOR_UPDATE if for_update else _SELECT
+    row = connection.execute(statement, {"match_id": match_id}).one_or_none()
+    if row is None:
         raise Problem(404, f"no match sheet {match_id!r}")
-    return match
+    return Sheet(*row)
 
 
 def create(
-    session: Session, ruleset: Ruleset, players: Sequence[str], first_dealer: int
-) -> tuple[Match, str]:
+    connection: Connection, ruleset: Ruleset, players: Sequence[str], first_dealer: int
+) -> tuple[Sheet, str]:
     """A new sheet and its edit token (the token is returned once and stored only hashed)."""
     problems = []
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
@@ -125,19 +173,59 @@ def create(
         raise Problem(422, f"invalid input: {problems[0]['message']}", problems)
     token = new_edit_token()
     now = datetime.now(UTC)
-    match = Match(
+    sheet = Sheet(
         id=new_match_id(),
-        ruleset=ruleset.as_dict(),
+        ruleset_data=ruleset.as_dict(),
         players=list(players),
         first_dealer=first_dealer,
         edit_token_hash=token_hash(token),
         version=1,
+        rounds=[],
         created_at=now,
         updated_at=now,
     )
-    match.rounds = []
-    session.add(match)
-    return match, token
+    connection.execute(
+        insert(_TABLE).values(
+            id=sheet.id,
+            ruleset=sheet.ruleset_data,
+            players=sheet.players,
+            first_dealer=first_dealer,
+            edit_token_hash=sheet.edit_token_hash,
+            version=1,
+            rounds=[],
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    return sheet, token
+
+
+def save(connection: Connection, sheet: Sheet) -> None:
+    """Write the changed sheet as its next version, refusing if another writer got there first.
+
+    The WHERE on the version is what keeps two writers from both winning even where rows are
+    not locked on reading (SQLite serialises writers at BEGIN IMMEDIATE; PostgreSQL at the
+    SELECT ... FOR UPDATE in :func:`load`).
+    """
+    now = datetime.now(UTC)
+    done = connection.execute(
+        _SAVE,
+        {
+            "match_id": sheet.id,
+            "seen_version": sheet.version,
+            "new_rounds": sheet.rounds,
+            "new_version": sheet.version + 1,
+            "now": now,
+        },
+    )
+    if done.rowcount != 1:
+        raise Problem(409, "the sheet changed while this request was being served; retry")
+    sheet.version += 1
+    sheet.updated_at = now
+
+
+def delete(connection: Connection, sheet: Sheet) -> None:
+    connection.execute(_DELETE, {"match_id": sheet.id})
 
 
 # --- changing rounds ----------------------------------------------------------------------------
@@ -153,11 +241,12 @@ class RoundInput:
     fields: tuple[str, ...] = field(default_factory=tuple)
 
 
-def record_round(session: Session, match: Match, number: int, given: RoundInput) -> None:
-    ruleset = Ruleset.from_dict(match.ruleset)
+def record_round(sheet: Sheet, number: int, given: RoundInput) -> None:
+    """Record round ``number`` (or correct it, if it is recorded already) in the sheet."""
+    ruleset = sheet.ruleset
     if not 1 <= number <= ruleset.round_count:
         raise Problem(404, f"{ruleset.id!r} has rounds 1 to {ruleset.round_count}, not {number}")
-    played = len(match.rounds)
+    played = len(sheet.rounds)
     if number > played + 1:
         raise Problem(
             409,
@@ -167,56 +256,33 @@ def record_round(session: Session, match: Match, number: int, given: RoundInput)
     results, violations = score_round(
         ruleset,
         number,
-        len(match.players),
+        len(sheet.players),
         given.entries,
         stock_ran_out=given.stock_ran_out,
-        first_dealer=match.first_dealer,
+        first_dealer=sheet.first_dealer,
     )
     if violations:
         errors = [_round_error(v, given) for v in violations]
         raise Problem(422, f"round {number} cannot have happened: {errors[0]['message']}", errors)
-    stored = [_stored_result(result) for result in results]
-    if number <= played:
-        record = match.rounds[number - 1]
-        record.results = stored
-        record.stock_ran_out = given.stock_ran_out
-        record.recorded_at = datetime.now(UTC)
-    else:
-        match.rounds.append(
-            RoundRecord(
-                number=number,
-                results=stored,
-                stock_ran_out=given.stock_ran_out,
-                recorded_at=datetime.now(UTC),
-            )
-        )
-    bump(session, match)
+    record = {
+        "number": number,
+        "stock_ran_out": given.stock_ran_out,
+        "results": [_stored_result(result) for result in results],
+        "recorded_at": datetime.now(UTC).isoformat(),
+    }
+    # A new list, not an edit in place: the JSON column is written from what it is given.
+    sheet.rounds = [*sheet.rounds[: number - 1], record, *sheet.rounds[number:]]
 
 
-def take_back_round(session: Session, match: Match, number: int) -> None:
-    ruleset = Ruleset.from_dict(match.ruleset)
+def take_back_round(sheet: Sheet, number: int) -> None:
+    ruleset = sheet.ruleset
     if not 1 <= number <= ruleset.round_count:
         raise Problem(404, f"{ruleset.id!r} has rounds 1 to {ruleset.round_count}, not {number}")
-    played = len(match.rounds)
+    played = len(sheet.rounds)
     if number != played:
         last = f"round {played} is the last recorded" if played else "no round is recorded"
         raise Problem(409, f"only the last recorded round can be taken back; {last}")
-    match.rounds.pop()
-    bump(session, match)
-
-
-def bump(session: Session, match: Match) -> None:
-    """Move the sheet to its next version, refusing if another writer got there first."""
-    session.flush()
-    done = session.execute(
-        update(Match)
-        .where(Match.id == match.id, Match.version == match.version)
-        .values(version=Match.version + 1, updated_at=datetime.now(UTC))
-        .execution_options(synchronize_session=False)
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        raise Problem(409, "the sheet changed while this request was being served; retry")
-    session.expire(match, ["version", "updated_at"])
+    sheet.rounds = sheet.rounds[:-1]
 
 
 def _round_error(violation: Violation, given: RoundInput) -> dict[str, str]:
@@ -262,16 +328,16 @@ def _result_of(stored: dict[str, Any]) -> Result:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def view(match: Match) -> dict[str, Any]:
+def view(sheet: Sheet) -> dict[str, Any]:
     """The sheet as the API shows it."""
-    ruleset = Ruleset.from_dict(match.ruleset)
-    players = len(match.players)
-    names = match.players
-    played = {record.number: record for record in match.rounds}
-    scored = [[_result_of(item) for item in record.results] for record in match.rounds]
+    ruleset = sheet.ruleset
+    players = len(sheet.players)
+    names = sheet.players
+    played = {record["number"]: record for record in sheet.rounds}
+    scored = [[_result_of(item) for item in record["results"]] for record in sheet.rounds]
     result = outcome(ruleset, players, scored)
     rounds = []
-    for seat in schedule(ruleset, players, match.first_dealer):
+    for seat in schedule(ruleset, players, sheet.first_dealer):
         spec = seat.round
         entry: dict[str, Any] = {
             "number": spec.number,
@@ -286,10 +352,10 @@ def view(match: Match) -> dict[str, Any]:
         }
         record = played.get(spec.number)
         if record is not None:
-            entry["stock_ran_out"] = record.stock_ran_out
+            entry["stock_ran_out"] = record["stock_ran_out"]
             entry["results"] = [
                 {key: value for key, value in item.items() if value is not None or key == "buys"}
-                for item in record.results
+                for item in record["results"]
             ]
         rounds.append(entry)
     tie_break = None
@@ -302,10 +368,10 @@ def view(match: Match) -> dict[str, Any]:
             "decided": tie.decided,
         }
     return {
-        "id": match.id,
-        "ruleset": match.ruleset,
+        "id": sheet.id,
+        "ruleset": sheet.ruleset_data,
         "players": [{"seat": seat, "name": name} for seat, name in enumerate(names)],
-        "first_dealer": match.first_dealer,
+        "first_dealer": sheet.first_dealer,
         "rounds": rounds,
         "totals": [{"seat": seat, "total": total} for seat, total in enumerate(result.totals)],
         "standings": [
@@ -315,9 +381,9 @@ def view(match: Match) -> dict[str, Any]:
         "status": "finished" if result.finished else "in_progress",
         "winners": list(result.winners) if result.finished else None,
         "tie_break": tie_break,
-        "version": match.version,
-        "created_at": _iso(match.created_at),
-        "updated_at": _iso(match.updated_at),
+        "version": sheet.version,
+        "created_at": _iso(sheet.created_at),
+        "updated_at": _iso(sheet.updated_at),
     }
 
 

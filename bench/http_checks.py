@@ -17,20 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
+
+from harness import gunicorn, run_wrk
 
 ROOT = Path(__file__).resolve().parent.parent
 PATH = "/v1/checks/contract"
@@ -43,58 +37,10 @@ BODY = {
 }
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def gunicorn(name: str, app: str, port: int, *extra: str) -> Iterator[str]:
-    """A ``gunicorn -w 2`` serving ``app`` on 127.0.0.1:port, from the repository root (so
-    both servers read the same gunicorn.conf.py); stopped on leaving."""
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--workers",
-        "2",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--log-level",
-        "warning",
-        *extra,
-        app,
-    ]
-    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "LOG_LEVEL": "WARNING"})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(name, url, process)
-        yield url
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def wait_until_serving(name: str, url: str, process: subprocess.Popen[bytes]) -> None:
-    request = urllib.request.Request(
+def _ready(url: str) -> urllib.request.Request:
+    return urllib.request.Request(
         url + PATH, data=json.dumps(BODY).encode(), headers={"Content-Type": "application/json"}
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"{name}: gunicorn exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(request, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"{name}: not serving {url} after 30 s")
 
 
 LUA = """
@@ -102,36 +48,6 @@ wrk.method = "POST"
 wrk.body = {body}
 wrk.headers["Content-Type"] = "application/json"
 """
-
-
-def run_wrk(url: str, script: str, seconds: int, connections: int) -> float:
-    """Requests per second over ``seconds``; every answer must be a 200."""
-    output = subprocess.run(
-        [
-            "wrk",
-            "--threads",
-            "1",
-            "--connections",
-            str(connections),
-            "--duration",
-            f"{seconds}s",
-            "--timeout",
-            "5s",
-            "--script",
-            script,
-            url + PATH,
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=seconds + 30,
-    ).stdout
-    if "Non-2xx" in output or "Socket errors" in output:
-        raise SystemExit(f"wrk saw errors against {url}:\n{output}")
-    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
-    if match is None:
-        raise SystemExit(f"no Requests/sec in wrk's output:\n{output}")
-    return float(match[1])
 
 
 def main() -> None:
@@ -149,17 +65,19 @@ def main() -> None:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         script = workdir / "post.lua"
         script.write_text(LUA.format(body=json.dumps(json.dumps(BODY))), encoding="utf-8")
-        project = stack.enter_context(gunicorn("project", "wsgi:app", free_port()))
+        project = stack.enter_context(gunicorn("project", "wsgi:app", _ready))
         bare = stack.enter_context(
-            gunicorn("bare", "bare_app:app", free_port(), "--pythonpath", "bench")
+            gunicorn("bare", "bare_app:app", _ready, "--pythonpath", "bench")
         )
         servers = {"project": project, "bare": bare}
         for url in servers.values():  # warm up: imports, caches, first connections
-            run_wrk(url, str(script), 1, args.connections)
+            run_wrk(url + PATH, str(script), 1, args.connections)
         results: dict[str, list[float]] = {name: [] for name in servers}
         for _ in range(args.rounds):
             for name, url in servers.items():
-                results[name].append(run_wrk(url, str(script), args.seconds, args.connections))
+                results[name].append(
+                    run_wrk(url + PATH, str(script), args.seconds, args.connections)
+                )
 
     project_rps = statistics.median(results["project"])
     bare_rps = statistics.median(results["bare"])

@@ -184,7 +184,7 @@ def _check_entry(ruleset: Ruleset, spec: RoundSpec, entry: Entry, cutter: int) -
                         "seat": seat,
                         "points": points,
                         "cards": most_cards,
-                        "values": ", ".join(map(str, sorted(ruleset.card_values()))),
+                        "values": ", ".join(map(str, ruleset.card_values())),
                     },
                 )
             )
@@ -204,7 +204,7 @@ def _most_cards(ruleset: Ruleset, spec: RoundSpec, buys: int | None) -> int:
 
 def possible_points(ruleset: Ruleset, points: int, most_cards: int) -> bool:
     """Whether 1..most_cards cards of the ruleset's values can add up to ``points``."""
-    return bool(_sums(tuple(sorted(ruleset.card_values())), most_cards) >> points & 1)
+    return bool(_sums(ruleset.card_values(), most_cards) >> points & 1)
 
 
 @cache

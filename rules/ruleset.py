@@ -264,12 +264,17 @@ class Ruleset:
             return self.wild_rank_points
         return self.rank_points[card.rank - 1]
 
-    def card_values(self) -> frozenset[int]:
-        """Every value a single card in play can cost (for telling possible totals)."""
+    def card_values(self) -> tuple[int, ...]:
+        """Every value a single card in play can cost, lowest first (for telling possible
+        totals)."""
+        return self._card_values
+
+    @functools.cached_property
+    def _card_values(self) -> tuple[int, ...]:
         values = {self.points(Card(rank, Suit.SPADES)) for rank in Rank}
         if any(size.jokers for size in self.tables):
             values.add(self.joker_points)
-        return frozenset(values)
+        return tuple(sorted(values))
 
     # --- making house rulesets ----------------------------------------------------------------
 

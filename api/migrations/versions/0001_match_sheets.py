@@ -1,4 +1,4 @@
-"""Match sheets, their rounds, and idempotency keys.
+"""Match sheets (their rounds inside) and idempotency keys.
 
 Revision ID: 0001
 Revises:
@@ -25,26 +25,12 @@ def upgrade() -> None:
         sa.Column("first_dealer", sa.Integer(), nullable=False),
         sa.Column("edit_token_hash", sa.String(64), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("rounds", sa.JSON(), nullable=False),
         sa.Column(
             "created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False
         ),
         sa.Column(
             "updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False
-        ),
-    )
-    op.create_table(
-        "rounds",
-        sa.Column(
-            "match_id",
-            sa.String(32),
-            sa.ForeignKey("matches.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
-        sa.Column("number", sa.Integer(), primary_key=True),
-        sa.Column("stock_ran_out", sa.Boolean(), nullable=False),
-        sa.Column("results", sa.JSON(), nullable=False),
-        sa.Column(
-            "recorded_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False
         ),
     )
     op.create_table(
@@ -63,5 +49,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_idempotency_keys_created_at", table_name="idempotency_keys")
     op.drop_table("idempotency_keys")
-    op.drop_table("rounds")
     op.drop_table("matches")

@@ -1,0 +1,119 @@
+"""What the HTTP benchmarks share: free ports, gunicorn processes, and wrk runs.
+
+Every server binds a loopback address and is stopped on leaving its ``with`` block, whatever
+happens; every wrk run is bounded in time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(
+    name: str,
+    app: str,
+    ready: Callable[[str], urllib.request.Request],
+    *extra: str,
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
+    """A ``gunicorn -w 2`` serving ``app`` on a free loopback port, from the repository root
+    (so every server reads the same gunicorn.conf.py); ``ready(url)`` is the request that must
+    answer 200 before the server counts as up. Stopped on leaving."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--workers",
+        "2",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+        *extra,
+        app,
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ, "LOG_LEVEL": "WARNING", **(env or {})}
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(name, ready(url), process)
+        yield url
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_until_serving(
+    name: str, request: urllib.request.Request, process: subprocess.Popen[bytes]
+) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{name}: gunicorn exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(request, timeout=2) as response:
+                if response.status in (200, 201):
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{name}: not serving {request.full_url} after 60 s")
+
+
+def run_wrk(
+    url: str, script: str, seconds: int, connections: int, script_args: list[str] | None = None
+) -> float:
+    """Requests per second over ``seconds``; every answer must be a 2xx."""
+    completed = subprocess.run(
+        [
+            "wrk",
+            "--threads",
+            "1",
+            "--connections",
+            str(connections),
+            "--duration",
+            f"{seconds}s",
+            "--timeout",
+            "5s",
+            "--script",
+            script,
+            url,
+            # wrk hands what follows "--" to the script's init(args).
+            *(["--", *script_args] if script_args else []),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 30,
+    )
+    output = completed.stdout
+    if "Non-2xx" in output or "Socket errors" in output:
+        raise SystemExit(f"wrk saw errors against {url}:\n{output}\n{completed.stderr[-3000:]}")
+    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    if match is None:
+        raise SystemExit(f"no Requests/sec in wrk's output:\n{output}")
+    return float(match[1])

@@ -1,0 +1,222 @@
+"""Benchmark: recording rounds (``PUT /v1/matches/{id}/rounds/{n}``) against a bare insert.
+
+Starts, in one go and against one scratch database, the project (``gunicorn -w 2 wsgi:app``)
+and ``bench/bare_rows.py`` (a Flask view that parses the same JSON body and inserts one row
+through SQLAlchemy, also ``gunicorn -w 2``), and drives them alternately with ``wrk``. The
+project records rounds on sheets made beforehand — round 1 of every sheet, then round 2 of
+every sheet... — so no two writes contend for one sheet. Run on SQLite and on PostgreSQL;
+the goal is at least 50% of the bare view's requests per second on each.
+
+    .venv/bin/python bench/http_rounds.py [--seconds 5] [--rounds 3] [--connections 8]
+        [--backends sqlite,postgresql] [--sheets 3000]
+
+Needs ``wrk`` (Debian: ``apt-get install wrk``) and, for PostgreSQL, the server at
+``BENCH_POSTGRES_URL`` (default ``postgresql+psycopg://postgres@127.0.0.1:5432/test``), where a
+scratch database is created and dropped. Only loopback addresses are used; every run is
+bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import statistics
+import tempfile
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from harness import gunicorn, run_wrk
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+POSTGRES = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PLAYERS = ["Ann", "Bob", "Cleo", "Dan"]
+
+
+def results(number: int) -> dict[str, Any]:
+    out = number % len(PLAYERS)
+    return {
+        "results": [
+            {"seat": s, "went_out": True} if s == out else {"seat": s, "points": 5 * (s + 2)}
+            for s in range(len(PLAYERS))
+        ]
+    }
+
+
+@contextmanager
+def scratch_database(backend: str, folder: Path) -> Iterator[str]:
+    if backend == "sqlite":
+        yield f"sqlite:///{folder / 'bench.sqlite3'}"
+        return
+    name = f"rummy_bench_{secrets.token_hex(4)}"
+    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def request(url: str, method: str, path: str, body: Any, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    sent = urllib.request.Request(
+        url + path, data=json.dumps(body).encode(), headers=headers, method=method
+    )
+    with urllib.request.urlopen(sent, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+#: wrk walks a list of prepared requests: "PUT path token body" per line, round-major.
+LUA_PROJECT = """
+local requests = {}
+local i = 0
+function init(args)
+  for line in io.lines(args[1]) do
+    local path, token, body = line:match("^(%S+) (%S+) (.*)$")
+    requests[#requests + 1] = wrk.format("PUT", path, {
+      ["Content-Type"] = "application/json",
+      ["Authorization"] = "Bearer " .. token,
+    }, body)
+  end
+end
+function request()
+  i = i % #requests + 1
+  return requests[i]
+end
+function response(status, headers, body)
+  if status >= 300 then
+    io.stderr:write("status " .. status .. ": " .. body .. "\\n")
+  end
+end
+"""
+
+LUA_BARE = """
+local i = 0
+function request()
+  i = i + 1
+  return wrk.format("PUT", "/rows/bench/" .. i, {["Content-Type"] = "application/json"},
+                    {body})
+end
+"""
+
+
+def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> tuple[float, float]:
+    with ExitStack() as stack:
+        database = stack.enter_context(scratch_database(backend, workdir))
+        env = {"DATABASE_URL": database}
+
+        def ready_project(url: str) -> urllib.request.Request:
+            return urllib.request.Request(url + "/healthz")
+
+        def ready_bare(url: str) -> urllib.request.Request:
+            return urllib.request.Request(
+                url + "/rows/ready/0",
+                data=b"{}",
+                method="PUT",
+                headers={"Content-Type": "application/json"},
+            )
+
+        project = stack.enter_context(gunicorn("project", "wsgi:app", ready_project, env=env))
+        # The bare view's table, made here so that neither server pays for it while measured.
+        engine = create_engine(database)
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY"
+                    + (" AUTOINCREMENT" if backend == "sqlite" else " GENERATED ALWAYS AS IDENTITY")
+                    + ", body TEXT NOT NULL)"
+                )
+            )
+        engine.dispose()
+        bare = stack.enter_context(
+            gunicorn("bare", "bare_rows:app", ready_bare, "--pythonpath", "bench", env=env)
+        )
+
+        sheets = [
+            request(project, "POST", "/v1/matches", {"ruleset": "liverpool", "players": PLAYERS})
+            for _ in range(args.sheets)
+        ]
+        plan = workdir / f"{backend}-requests.txt"
+        with plan.open("w", encoding="utf-8") as out:
+            # wrk calls request() once before measuring, which would skip the first line and
+            # leave that sheet's later rounds out of order: the first line goes in twice (the
+            # second is a correction, which is a write all the same).
+            first = json.dumps(results(1))
+            out.write(f"/v1/matches/{sheets[0]['id']}/rounds/1 {sheets[0]['edit_token']} {first}\n")
+            for number in range(1, 8):
+                body = json.dumps(results(number))
+                for sheet in sheets:
+                    out.write(
+                        f"/v1/matches/{sheet['id']}/rounds/{number} {sheet['edit_token']} {body}\n"
+                    )
+        project_lua = workdir / "project.lua"
+        project_lua.write_text(LUA_PROJECT, encoding="utf-8")
+        bare_lua = workdir / "bare.lua"
+        bare_lua.write_text(
+            LUA_BARE.replace("{body}", json.dumps(json.dumps(results(1)))), encoding="utf-8"
+        )
+
+        def drive(name: str, seconds: int) -> float:
+            if name == "project":
+                return run_wrk(
+                    project, str(project_lua), seconds, args.connections, script_args=[str(plan)]
+                )
+            return run_wrk(bare, str(bare_lua), seconds, args.connections)
+
+        drive("bare", 1)  # warm up: imports, first connections (the project warmed up above)
+        measured: dict[str, list[float]] = {"project": [], "bare": []}
+        for _ in range(args.rounds):
+            for name in measured:
+                measured[name].append(drive(name, args.seconds))
+    project_rps = statistics.median(measured["project"])
+    bare_rps = statistics.median(measured["bare"])
+    runs = {name: ", ".join(f"{rps:.0f}" for rps in values) for name, values in measured.items()}
+    print(
+        f"{backend}: PUT rounds {project_rps:.0f} req/s (runs {runs['project']}),"
+        f" bare insert {bare_rps:.0f} req/s (runs {runs['bare']}),"
+        f" ratio {project_rps / bare_rps:.2f}"
+    )
+    return project_rps, bare_rps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=5, help="length of each wrk run")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per server, alternating")
+    parser.add_argument("--connections", type=int, default=8, help="wrk's open connections")
+    parser.add_argument("--sheets", type=int, default=3000, help="sheets made beforehand")
+    parser.add_argument("--backends", default="sqlite,postgresql")
+    args = parser.parse_args()
+    if not 1 <= args.seconds <= 60 or not 1 <= args.rounds <= 10 or not 10 <= args.sheets <= 20000:
+        parser.error("keep it bounded: 1-60 seconds, 1-10 rounds, 10-20000 sheets")
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get update && apt-get install -y wrk")
+    summary = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for backend in args.backends.split(","):
+            workdir = Path(folder) / backend
+            workdir.mkdir()
+            summary[backend] = bench_backend(backend, args, workdir)
+    print(f"gunicorn -w 2 each, wrk -c {args.connections}, {args.rounds} x {args.seconds} s")
+    for backend, (project_rps, bare_rps) in summary.items():
+        ratio = project_rps / bare_rps
+        verdict = "met" if ratio >= 0.5 else "NOT met"
+        print(
+            f"  {backend:10} project {project_rps:7.0f}  bare {bare_rps:7.0f}"
+            f"  ratio {ratio:.2f} (goal >= 0.50: {verdict})"
+        )
+
+
+if __name__ == "__main__":
+    main()

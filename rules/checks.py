@@ -11,11 +11,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 from rules.cards import Card, Rank
 from rules.errors import MoveError
-from rules.melds import HIGH_ACE, LOW_ACE, Meld, plausible_types, rank_of, read_meld, suit_name
+from rules.melds import (
+    HIGH_ACE,
+    LOW_ACE,
+    Meld,
+    plausible_types,
+    rank_of,
+    read_meld,
+    read_run,
+    read_set,
+    suit_name,
+)
 from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset
 from rules.violations import Violation
 
@@ -23,6 +34,7 @@ ContractDown = Literal["no", "this_turn", "earlier_turn"]
 End = Literal["low", "high"]
 CONTRACT_DOWN: tuple[ContractDown, ...] = ("no", "this_turn", "earlier_turn")
 MELD_TYPES: tuple[MeldType, ...] = ("set", "run")
+_READERS = {"set": read_set, "run": read_run}
 
 
 # --- the contract ---------------------------------------------------------------------------
@@ -75,14 +87,12 @@ def check_contract(
                 },
             )
         )
-    violations.extend(_check_sizes(spec, contract.set_specs, readings, sets))
-    violations.extend(_check_sizes(spec, contract.run_specs, readings, runs))
-    if len(runs) > 1:
+    _check_sizes(spec, contract.set_specs, readings, sets, violations)
+    _check_sizes(spec, contract.run_specs, readings, runs, violations)
+    if len(runs) > 1 and (not ruleset.runs_may_touch or ruleset.same_suit_run_gap):
         violations.extend(_check_run_spacing(ruleset, readings, runs))
 
-    melded: Counter[Card] = Counter()
-    for cards in melds:
-        melded.update(cards)
+    melded: Counter[Card] = Counter(chain.from_iterable(melds))
     remaining: tuple[Card, ...] | None = None
     goes_out: bool | None = None
     counted = melded
@@ -146,13 +156,22 @@ def _assign_types(
             readings[index] = read_meld(cards, ruleset, declared)
             need[declared] -= 1
             continue
-        options = {t: read_meld(cards, ruleset, t) for t in plausible_types(cards, ruleset)}
-        valid = [t for t, m in options.items() if m.valid]
-        if len(valid) == 1:
-            readings[index] = options[valid[0]]
-            need[valid[0]] -= 1
+        plausible = plausible_types(cards, ruleset)
+        if len(plausible) == 1:  # the usual case: the cards say what they are
+            meld = _READERS[plausible[0]](cards, ruleset)
+            if meld.valid:
+                readings[index] = meld
+                need[meld.type] -= 1
+                continue
+            options = {meld.type: meld}
         else:
-            open_melds.append((index, options))
+            options = {t: _READERS[t](cards, ruleset) for t in plausible}
+            valid = [t for t, m in options.items() if m.valid]
+            if len(valid) == 1:
+                readings[index] = options[valid[0]]
+                need[valid[0]] -= 1
+                continue
+        open_melds.append((index, options))
     # Legal-either-way melds first, then broken ones, each taking what is still needed.
     open_melds.sort(key=lambda item: not any(m.valid for m in item[1].values()))
     for index, options in open_melds:
@@ -172,22 +191,33 @@ def _assign_types(
 
 
 def _check_sizes(
-    spec: RoundSpec, wanted: Sequence[MeldSpec], readings: list[Meld], indexes: list[int]
-) -> Iterable[Violation]:
+    spec: RoundSpec,
+    wanted: Sequence[MeldSpec],
+    readings: list[Meld],
+    indexes: list[int],
+    violations: list[Violation],
+) -> None:
     """Each meld against the contract meld it fills: longest meld to the largest minimum."""
-    minima = sorted((w.min for w in wanted), reverse=True)
-    by_length = sorted(indexes, key=lambda i: -len(readings[i].cards))
-    for index, minimum in zip(by_length, minima, strict=False):
+    if len(wanted) == 1 and len(indexes) == 1:  # the common case needs no pairing
+        pairs: Iterable[tuple[int, int]] = ((indexes[0], wanted[0].min),)
+    else:
+        minima = sorted((w.min for w in wanted), reverse=True)
+        by_length = sorted(indexes, key=lambda i: -len(readings[i].cards))
+        pairs = zip(by_length, minima, strict=False)
+    for index, minimum in pairs:
         meld = readings[index]
         length = len(meld.cards)
-        code = f"{meld.type}_too_short"
-        if length < minimum and not any(v.code == code for v in meld.violations):
-            yield Violation(code, {"min": minimum, "length": length}, meld=index)
+        if length < minimum:
+            code = f"{meld.type}_too_short"
+            if not any(v.code == code for v in meld.violations):
+                violations.append(Violation(code, {"min": minimum, "length": length}, meld=index))
         elif length > minimum and spec.exact_minimum:
-            yield Violation(
-                "exceeds_contract_minimum",
-                {"round": spec.number, "type": meld.type, "min": minimum, "length": length},
-                meld=index,
+            violations.append(
+                Violation(
+                    "exceeds_contract_minimum",
+                    {"round": spec.number, "type": meld.type, "min": minimum, "length": length},
+                    meld=index,
+                )
             )
 
 

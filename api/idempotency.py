@@ -20,7 +20,7 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import delete
+from sqlalchemy import Connection, delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -113,9 +113,9 @@ def release(session: Session, key: str) -> None:
     )
 
 
-def forget_match(session: Session, match_id: str) -> None:
+def forget_match(connection: Connection, match_id: str) -> None:
     """A deleted sheet's kept answers go with it: a retry must not resurrect its token."""
-    session.execute(delete(IdempotencyKey).where(IdempotencyKey.match_id == match_id))
+    connection.execute(delete(IdempotencyKey).where(IdempotencyKey.match_id == match_id))
 
 
 __all__ = ["Kept", "claim", "forget_match", "keep", "release"]

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
 import marshmallow as ma
 from flask import Response, current_app, request, url_for
 from marshmallow import fields, validate
+from sqlalchemy import Connection
 
 from api import idempotency, sheets
 from api.db import db
@@ -30,6 +31,7 @@ blp = Blueprint(
     description="Stored match sheets: rounds, penalties, totals, standings and the winner.",
 )
 
+F = TypeVar("F", bound=Callable[..., Any])
 MAX_PLAYERS = 12
 MAX_NAME = 40
 
@@ -252,14 +254,24 @@ def _sheet_json(
     )
 
 
+def _refusals(*statuses: int) -> Callable[[F], F]:
+    """Document the problem documents an operation can answer, by status."""
+
+    def decorator(func: F) -> F:
+        for status in statuses:
+            func = blp.alt_response(status, response=HTTPStatus(status).name)(func)
+        return func
+
+    return decorator
+
+
 # --- views ---------------------------------------------------------------------------------------
 
 
 @blp.route("", methods=["POST"])
 @blp.json_body(MatchCreateSchema, example=CREATE_EXAMPLE)
 @blp.response(201, CreatedSheetSchema, headers={"Location": _HEADER, "ETag": _HEADER})
-@blp.alt_response(409, response=HTTPStatus(409).name)
-@blp.alt_response(422, response=HTTPStatus(422).name)
+@_refusals(409, 422)
 @blp.doc(
     operationId="createMatch",
     parameters=[
@@ -332,7 +344,7 @@ def _replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
 
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.alt_response(404, response=HTTPStatus(404).name)
+@_refusals(404)
 @blp.doc(operationId="getMatch")
 def get_match(match_id: str) -> Any:
     """Read a match sheet
@@ -359,14 +371,18 @@ def get_match(match_id: str) -> Any:
     return _sheet_json(sheet)
 
 
-def _write(match_id: str, change: Callable[[sheets.Sheet], None]) -> Response:
-    """Change the sheet under its edit token and ``If-Match``, save it, answer it."""
+def _write(match_id: str, change: Callable[[Connection, sheets.Sheet], bool]) -> Response:
+    """Change the sheet under its edit token and ``If-Match``, in one transaction.
+
+    ``change`` says whether the sheet is still there to be saved and answered (204 if not).
+    """
     token = sheets.bearer_token(request.headers.get("Authorization"))
     with db.connection(write=True) as connection:
         sheet = sheets.load(connection, match_id, for_update=True)
         sheets.authorize(sheet, token)
         sheets.check_precondition(sheet, request.headers.get("If-Match"))
-        change(sheet)
+        if not change(connection, sheet):
+            return Response(status=204)
         sheets.save(connection, sheet)
     return _sheet_json(sheet)
 
@@ -388,12 +404,7 @@ _WRITE_DOC: dict[str, Any] = {
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
 @blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.alt_response(401, response=HTTPStatus(401).name)
-@blp.alt_response(403, response=HTTPStatus(403).name)
-@blp.alt_response(404, response=HTTPStatus(404).name)
-@blp.alt_response(409, response=HTTPStatus(409).name)
-@blp.alt_response(412, response=HTTPStatus(412).name)
-@blp.alt_response(422, response=HTTPStatus(422).name)
+@_refusals(401, 403, 404, 409, 412, 422)
 @blp.doc(operationId="recordRound", **_WRITE_DOC)
 def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
     """Record or correct a round
@@ -413,37 +424,38 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
         for item in data["results"]
     )
     given = sheets.RoundInput(entries, data["stock_ran_out"])
-    return _write(match_id, lambda sheet: sheets.record_round(sheet, number, given))
+
+    def record(connection: Connection, sheet: sheets.Sheet) -> bool:
+        sheets.record_round(sheet, number, given)
+        return True
+
+    return _write(match_id, record)
 
 
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.alt_response(401, response=HTTPStatus(401).name)
-@blp.alt_response(403, response=HTTPStatus(403).name)
-@blp.alt_response(404, response=HTTPStatus(404).name)
-@blp.alt_response(409, response=HTTPStatus(409).name)
-@blp.alt_response(412, response=HTTPStatus(412).name)
+@_refusals(401, 403, 404, 409, 412)
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
-    return _write(match_id, lambda sheet: sheets.take_back_round(sheet, number))
+
+    def take_back(connection: Connection, sheet: sheets.Sheet) -> bool:
+        sheets.take_back_round(sheet, number)
+        return True
+
+    return _write(match_id, take_back)
 
 
 @blp.route("/<string:match_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.alt_response(401, response=HTTPStatus(401).name)
-@blp.alt_response(403, response=HTTPStatus(403).name)
-@blp.alt_response(404, response=HTTPStatus(404).name)
-@blp.alt_response(412, response=HTTPStatus(412).name)
+@_refusals(401, 403, 404, 412)
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_match(match_id: str) -> Any:
     """Delete a match sheet"""
-    token = sheets.bearer_token(request.headers.get("Authorization"))
-    with db.transaction(write=True) as session:
-        connection = session.connection()
-        sheet = sheets.load(connection, match_id, for_update=True)
-        sheets.authorize(sheet, token)
-        sheets.check_precondition(sheet, request.headers.get("If-Match"))
-        idempotency.forget_match(session, sheet.id)
+
+    def remove(connection: Connection, sheet: sheets.Sheet) -> bool:
+        idempotency.forget_match(connection, sheet.id)
         sheets.delete(connection, sheet)
-    return Response(status=204)
+        return False
+
+    return _write(match_id, remove)

@@ -55,12 +55,13 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     )
 
     # Blueprints, one per resource.
+    from .analysis import blp as analysis
     from .checks import blp as checks
     from .health import blp as health
     from .matches import blp as matches
     from .rulesets import blp as rulesets
 
-    for blueprint in (health, rulesets, checks, matches):
+    for blueprint in (health, rulesets, checks, analysis, matches):
         rest_api.register_blueprint(blueprint)
     from .matches import document_csv
 

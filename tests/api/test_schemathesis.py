@@ -29,6 +29,7 @@ from schemathesis import GenerationMode
 
 from api import create_app
 from api.db import migrate
+from rules import Card
 
 CONFIG = {
     "checks": {"enabled": True, "max_response_time": 5.0},
@@ -82,6 +83,23 @@ def consistent(body: dict[str, Any], path: str) -> None:
         body["round"] = _within(body["round"], 1, preset["round_count"])
     if "players" in body:
         body["players"] = _within(body["players"], low, high)
+    if path == "/v1/hands/analysis":
+        # A hand holds no more copies of a card than the table's decks (or jokers) hold.
+        sizes = preset["tables"]
+        players = body.get("players")
+        table = next(
+            (t for t in sizes if players is not None and players <= t["max_players"]), None
+        )
+        decks = table["decks"] if table else max(t["decks"] for t in sizes)
+        jokers = table["jokers"] if table else max(t["jokers"] for t in sizes)
+        kept: list[str] = []
+        counts: dict[str, int] = {}
+        for card in body["hand"]:
+            key = _canonical(card)
+            counts[key] = counts.get(key, 0) + 1
+            if counts[key] <= (jokers if key == "JK" else decks):
+                kept.append(card)
+        body["hand"] = kept or ["2C"]
     if path == "/v1/checks/joker-swap":
         meld = body["meld"]
         wild = [i for i, card in enumerate(meld) if _is_wild(card, preset)]
@@ -102,6 +120,10 @@ def consistent(body: dict[str, Any], path: str) -> None:
             body["previous_buyer"] %= seats
         if "down" in body:
             body["down"] = list(dict.fromkeys(s % seats for s in body["down"]))
+
+
+def _canonical(card: str) -> str:
+    return str(Card.parse(card))
 
 
 def _is_wild(card: str, preset: dict[str, Any]) -> bool:

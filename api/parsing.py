@@ -10,6 +10,7 @@ well-formed bodies reach the schemas, and a hostile one costs one pass over at m
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from http import HTTPStatus
@@ -18,6 +19,13 @@ from typing import Any, TypeVar
 import flask
 import flask_smorest  # type: ignore[import-untyped]
 import marshmallow as ma
+import werkzeug
+from flask_smorest.utils import (  # type: ignore[import-untyped]
+    get_appcontext,
+    resolve_schema_instance,
+    set_status_and_headers_in_response,
+    unpack_tuple_response,
+)
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
@@ -28,6 +36,9 @@ SchemaArg = type[ma.Schema] | ma.Schema | None
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+_STRICT_JSON = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def json_depth(value: Any, limit: int) -> int:
@@ -62,7 +73,8 @@ class JSONBodyParser(FlaskParser):
         if not raw.strip():
             raise BadRequest("the request has no body; it must be a JSON object")
         try:
-            body = json.loads(raw, parse_constant=_no_constant)
+            # json.loads(raw, parse_constant=_no_constant), less a new decoder per request.
+            body = _STRICT_JSON.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
         except RecursionError:
             raise BadRequest("the JSON body is nested too deeply") from None
         except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
@@ -74,6 +86,22 @@ class JSONBodyParser(FlaskParser):
         if opened > limit and json_depth(body, limit) > limit:
             raise BadRequest(f"the JSON body nests arrays and objects more than {limit} deep")
         return body
+
+    def parse_body(self, schema: ma.Schema) -> Any:
+        """``parse(schema, location="json")``, less the steps it takes for any location.
+
+        The body is read by :meth:`load_json` and loaded by ``schema``, unknown fields refused,
+        and a ``ValidationError`` goes to the error handler keyed by ``"json"`` — as webargs
+        does it, in one call instead of nine per request.
+        """
+        request = flask.request
+        try:
+            return schema.load(self.load_json(request, schema), unknown=ma.RAISE)
+        except ma.ValidationError as error:
+            error.messages = {"json": error.messages}
+            handle_error = self.error_callback or self.handle_error
+            handle_error(error, request, schema, error_status_code=None, error_headers=None)
+            raise  # pragma: no cover - the handler aborts
 
 
 def _documentation_only(decorator: Callable[[F], Any]) -> Callable[[F], F]:
@@ -91,10 +119,20 @@ def _documentation_only(decorator: Callable[[F], Any]) -> Callable[[F], F]:
     return apply
 
 
+#: What ``arguments`` takes besides the schema that only documents the body.
+_DOCUMENTATION = frozenset(
+    {"location", "content_type", "required", "description", "example", "examples"}
+)
+
+
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     """flask-smorest's blueprint, reading bodies with :class:`JSONBodyParser`.
 
-    The decorators are re-declared with types only, so that views keep theirs under mypy.
+    Its decorators document a view as flask-smorest's do (the OpenAPI document is theirs), but
+    at run time a view with a JSON body and a response schema is wrapped in two functions —
+    one reads the body, one writes the response — where flask-smorest and webargs would stack
+    a function per decorator. The decorators are re-declared with types, so that views keep
+    theirs under mypy.
     """
 
     ARGUMENTS_PARSER = JSONBodyParser()
@@ -113,12 +151,57 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         # than the check itself; one instance serves every request.
         if isinstance(schema, type):
             schema = schema()
-        return super().arguments(schema, **kwargs)  # type: ignore[no-any-return]
+        document = super().arguments(schema, **kwargs)
+        if (
+            not isinstance(schema, ma.Schema)
+            or kwargs.get("location", "json") != "json"
+            or not _DOCUMENTATION.issuperset(kwargs)
+        ):
+            return document  # type: ignore[no-any-return]
+        # A JSON body, parsed as webargs' use_args would, less use_args' wrapper and
+        # flask-smorest's around the view: one call instead of three.
+        parse_body = self.ARGUMENTS_PARSER.parse_body
+
+        def decorator(func: F) -> F:
+            @functools.wraps(func)
+            def view(*args: Any, **view_args: Any) -> Any:
+                return func(*args, parse_body(schema), **view_args)
+
+            view._apidoc = document(func)._apidoc  # type: ignore[attr-defined]
+            return view  # type: ignore[return-value]
+
+        return decorator
 
     def response(
         self, status_code: int, schema: SchemaArg = None, **kwargs: Any
     ) -> Callable[[F], F]:
-        return super().response(status_code, schema, **kwargs)  # type: ignore[no-any-return]
+        instance: ma.Schema | None = resolve_schema_instance(schema)
+        document = super().response(status_code, instance, **kwargs)
+
+        def decorator(func: F) -> F:
+            # flask-smorest's wrapper, less a coroutine test per request (views here are
+            # synchronous) and a status code set again to the one it already has.
+            @functools.wraps(func)
+            def view(*args: Any, **view_args: Any) -> Any:
+                result = func(*args, **view_args)
+                status = headers = None
+                if type(result) is tuple:
+                    result, status, headers = unpack_tuple_response(result)
+                if isinstance(result, werkzeug.Response):
+                    set_status_and_headers_in_response(result, status, headers)
+                    return result
+                dumped = result if instance is None else instance.dump(result)
+                get_appcontext()["result_dump"] = dumped  # what flask-smorest's ETags read
+                response = flask.jsonify(self._prepare_response_content(dumped))
+                set_status_and_headers_in_response(response, status, headers)
+                if status is None and response.status_code != status_code:
+                    response.status_code = status_code
+                return response
+
+            view._apidoc = document(func)._apidoc  # type: ignore[attr-defined]
+            return view  # type: ignore[return-value]
+
+        return decorator
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
         return _documentation_only(super().alt_response(status_code, **kwargs))

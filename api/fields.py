@@ -15,12 +15,37 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields
 
-from rules import PRESETS, Card, CardNotationError, Ruleset, RulesetError, resolve_ruleset
+from rules import PRESETS, Card, Ruleset, RulesetError, resolve_ruleset
 
 #: RULES §2: rank then suit, any case, ``T`` for ten, suit letters or symbols; ``JK`` a joker.
 CARD_PATTERN = r"^(?:(?:[2-9]|10|[AaTtJjQqKk])[SsHhDdCc♠♥♦♣♤♡♢♧]|[Jj][Kk])$"
 _CARD = re.compile(CARD_PATTERN)
 RANK_PATTERN = r"^(?:[2-9]|10|[AaTtJjQqKk])$"
+
+
+# --- cards by table ------------------------------------------------------------------------
+#
+# Every check reads a dozen cards or more, and a regex match and a parse per card cost more
+# than the rest of the body.
+
+
+def _spellings() -> dict[str, Card]:
+    """Every string :data:`CARD_PATTERN` admits, and the card it reads as: 308 of them.
+
+    A test holds this table to the pattern, both ways.
+    """
+    ranks = [*"23456789", "10", *"AaTtJjQqKk"]
+    suits = "SsHhDdCc♠♥♦♣♤♡♢♧"
+    texts = [rank + suit for rank in ranks for suit in suits] + ["JK", "Jk", "jK", "jk"]
+    assert all(_CARD.fullmatch(text) for text in texts)
+    return {text: Card.parse(text) for text in texts}
+
+
+#: The card each spelling of a card reads as: loading a card is one look-up.
+CARDS: dict[str, Card] = _spellings()
+_CARD_OF_TEXT = CARDS.__getitem__
+
+# --- fields --------------------------------------------------------------------------------
 
 
 class StrictBoolean(fields.Boolean):
@@ -59,13 +84,12 @@ class CardField(fields.Field[Card]):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
         if not isinstance(value, str):
             raise self.make_error("invalid")
-        # fullmatch: a trailing newline slips past "$" in Python but not in JSON Schema.
-        if _CARD.fullmatch(value) is None:
+        # The spellings of CARD_PATTERN, matched in full: a trailing newline slips past "$" in
+        # Python but not in JSON Schema.
+        card = CARDS.get(value)
+        if card is None:
             raise self.make_error("invalid_card", input=value)
-        try:
-            return Card.parse(value)
-        except CardNotationError as error:  # pragma: no cover - the pattern admits only cards
-            raise ma.ValidationError(str(error)) from None
+        return card
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else str(value)
@@ -90,12 +114,13 @@ class CardList(fields.List[Card]):
     ) -> list[Card | None]:
         if not isinstance(value, list):
             raise self.make_error("invalid")
+        try:
+            return list(map(_CARD_OF_TEXT, value))
+        except (KeyError, TypeError):  # not a card, or not even hashable: say which, below
+            pass
         loaded: list[Card | None] = []
         errors: dict[int, Any] = {}
         for index, text in enumerate(value):
-            if isinstance(text, str) and _CARD.fullmatch(text) is not None:
-                loaded.append(Card.parse(text))
-                continue
             try:  # the field says what is wrong, in its words
                 loaded.append(self.inner.deserialize(text))
             except ma.ValidationError as error:

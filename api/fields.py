@@ -48,6 +48,16 @@ _CARD_OF_TEXT = CARDS.__getitem__
 # --- fields --------------------------------------------------------------------------------
 
 
+class Unsure(Exception):
+    """Raised by a field's ``load_fast`` for a value it leaves to marshmallow.
+
+    ``load_fast(value)`` is the field's fast path for :class:`api.schemas.RequestSchema`: it
+    returns what ``_deserialize`` would for a value that loads without error, and raises this
+    (or a ``ValidationError``) for anything else — the body is then loaded field by field by
+    marshmallow, whose errors the client gets.
+    """
+
+
 class StrictBoolean(fields.Boolean):
     """``true`` or ``false`` only; marshmallow's Boolean also takes ``1``, ``"yes"``..."""
 
@@ -55,6 +65,11 @@ class StrictBoolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+    def load_fast(self, value: Any) -> bool:
+        if value is True or value is False:
+            return value
+        raise Unsure
 
 
 def integer(**kwargs: Any) -> fields.Integer:
@@ -89,6 +104,12 @@ class CardField(fields.Field[Card]):
         card = CARDS.get(value)
         if card is None:
             raise self.make_error("invalid_card", input=value)
+        return card
+
+    def load_fast(self, value: Any) -> Card:
+        card = CARDS.get(value) if type(value) is str else None
+        if card is None:
+            raise Unsure
         return card
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
@@ -128,6 +149,14 @@ class CardList(fields.List[Card]):
         if errors:
             raise ma.ValidationError(errors, valid_data=loaded)
         return loaded
+
+    def load_fast(self, value: Any) -> list[Card]:
+        if type(value) is not list:
+            raise Unsure
+        try:
+            return list(map(_CARD_OF_TEXT, value))
+        except (KeyError, TypeError):  # TypeError: a list or an object, which cannot be a key
+            raise Unsure from None
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else [str(card) for card in value]
@@ -178,6 +207,11 @@ class RulesetField(fields.Field[Ruleset]):
             return resolve_ruleset(spec)
         except RulesetError as error:
             raise ma.ValidationError(_nest(error.field, str(error))) from None
+
+    def load_fast(self, value: Any) -> Ruleset:
+        if type(value) is str and value in PRESETS:
+            return PRESETS[value]
+        return self._deserialize(value, None, None)  # a house ruleset: ValidationError or one
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value.id if isinstance(value, Ruleset) else value

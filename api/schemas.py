@@ -11,10 +11,14 @@ expensive to check; nothing a table can hold comes near the bounds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
+from marshmallow.decorators import POST_DUMP, PRE_DUMP
+from marshmallow.types import StrSequenceOrSet, UnknownOption
 
 from rules import PARAMETERS, PRESETS
 from rules.ruleset import contract_as_dict
@@ -25,6 +29,7 @@ from .fields import (
     CardList,
     RulesetField,
     StrictBoolean,
+    Unsure,
     cards,
     integer,
 )
@@ -37,6 +42,193 @@ MAX_ROUND = 20
 
 MELD_TYPES = ("set", "run")
 CONTRACT_DOWN = ("no", "this_turn", "earlier_turn")
+
+
+# --- bodies in one pass --------------------------------------------------------------------
+#
+# Every check loads a request and dumps a verdict, and marshmallow's walk of a schema — a
+# getter, an error store and several calls per field — costs more than the check itself. The
+# schemas of the checks therefore compile, once, one function per field, and load and dump
+# through those; whatever those functions are not sure of goes to marshmallow as before, so
+# every error is marshmallow's own. Tests hold the fast paths to marshmallow's results.
+
+Loader = Callable[[Any], Any]
+#: Like ``Field._serialize``: (value, attribute name, object).
+Writer = Callable[[Any, str, Any], Any]
+
+
+def _loader(field: fields.Field[Any]) -> Loader | None:
+    """A function that loads every value ``field.deserialize`` loads without error, to the
+    same result, and raises :class:`Unsure` or ``ValidationError`` for any other; ``None`` for
+    a kind of field it does not know."""
+    load_fast: Loader | None = getattr(field, "load_fast", None)
+    kind = type(field)
+    if load_fast is not None:  # the game's own fields (api.fields)
+        convert = load_fast
+    elif kind is fields.Integer and field.strict and not field.as_string:  # type: ignore[attr-defined]
+        convert = _exactly(int)
+    elif kind is fields.String:
+        convert = _exactly(str)
+    elif kind is fields.List:
+        inner = _loader(field.inner)  # type: ignore[attr-defined]
+        if inner is None:
+            return None
+
+        def convert(value: Any) -> Any:
+            if type(value) is not list:
+                raise Unsure
+            return [inner(item) for item in value]
+
+    else:
+        return None
+    validators = tuple(field.validators)
+    allow_none = field.allow_none
+
+    def load(value: Any) -> Any:
+        if value is None:
+            if allow_none:
+                return None
+            raise Unsure
+        loaded = convert(value)
+        for validator in validators:  # each raises ValidationError on a value it refuses
+            validator(loaded)
+        return loaded
+
+    return load
+
+
+def _exactly(kind: type) -> Loader:
+    def convert(value: Any) -> Any:
+        if type(value) is kind:
+            return value
+        raise Unsure
+
+    return convert
+
+
+class RequestSchema(ma.Schema):
+    """A request body, loaded in one pass when it is well-formed (see above).
+
+    A body with a field too many or a required one missing, or a value some field's loader is
+    unsure of, is loaded by marshmallow instead, from scratch. A schema with hooks, or with a
+    kind of field :func:`_loader` does not know, is always loaded by marshmallow.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._one_pass = self._compile()
+
+    def _compile(self) -> tuple[frozenset[str], list[tuple[str, str, Loader, bool]]] | None:
+        if self.many or self.partial or self.unknown != ma.RAISE or any(self._hooks.values()):
+            return None
+        plan = []
+        for name, field in self.load_fields.items():
+            load = _loader(field)
+            key = field.data_key or name
+            attribute = field.attribute or name
+            if load is None or field.load_default is not ma.missing or "." in attribute:
+                return None
+            plan.append((key, attribute, load, field.required))
+        return frozenset(key for key, *_ in plan), plan
+
+    def load(
+        self,
+        data: Any,
+        *,
+        many: bool | None = None,
+        partial: bool | StrSequenceOrSet | None = None,
+        unknown: UnknownOption | None = None,
+    ) -> Any:
+        compiled = self._one_pass
+        if (
+            compiled is not None
+            and type(data) is dict
+            and many is None
+            and partial is None
+            and unknown in (None, ma.RAISE)
+            and data.keys() <= compiled[0]
+        ):
+            loaded = {}
+            try:
+                for key, attribute, load, required in compiled[1]:
+                    if key in data:
+                        loaded[attribute] = load(data[key])
+                    elif required:
+                        raise Unsure
+                return loaded
+            except (Unsure, ma.ValidationError):
+                pass
+        return super().load(data, many=many, partial=partial, unknown=unknown)
+
+
+def _writer(field: fields.Field[Any]) -> Writer:
+    """``field._serialize``, with values it passes through unchanged written directly."""
+    write: Writer = field._serialize
+    kind = type(field)
+    if kind is fields.List:
+        inner = _writer(field.inner)  # type: ignore[attr-defined]
+
+        def write_list(value: Any, attr: str, obj: Any) -> Any:
+            return None if value is None else [inner(item, attr, obj) for item in value]
+
+        return write_list
+    if kind is fields.Boolean:
+        exact: type = bool
+    elif kind is fields.Integer and not field.as_string:  # type: ignore[attr-defined]
+        exact = int
+    elif kind is fields.String:
+        exact = str
+    else:
+        return write
+
+    def write_exact(value: Any, attr: str, obj: Any) -> Any:
+        return value if type(value) is exact else write(value, attr, obj)
+
+    return write_exact
+
+
+class ResponseSchema(ma.Schema):
+    """A response body, dumped in one pass (see above) from an object with attributes — a
+    verdict of the engine — or from a dict.
+
+    An object lacking an attribute, one that answers ``[]`` (marshmallow reads its items
+    then), or a dict for a schema with dotted attributes is dumped by marshmallow; so is every
+    object for a schema with hooks.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._one_pass = self._compile()
+        self._dotted = any("." in attribute for _, _, attribute, _, _ in self._one_pass or ())
+
+    def _compile(self) -> list[tuple[str, str, str, attrgetter[Any], Writer]] | None:
+        if self.many or self._hooks[PRE_DUMP] or self._hooks[POST_DUMP]:
+            return None
+        plan = []
+        for name, field in self.dump_fields.items():
+            if not field._CHECK_ATTRIBUTE:  # Function and Method fields: no attribute to read
+                return None
+            attribute = field.attribute or name
+            key = field.data_key or name
+            plan.append((key, name, attribute, attrgetter(attribute), _writer(field)))
+        return plan
+
+    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
+        plan = self._one_pass
+        if plan is not None and not many:
+            dumped = {}
+            try:
+                if type(obj) is dict and not self._dotted:
+                    for key, name, attribute, _, write in plan:
+                        dumped[key] = write(obj[attribute], name, obj)
+                    return dumped
+                if not hasattr(obj, "__getitem__"):
+                    for key, name, _, get, write in plan:
+                        dumped[key] = write(get(obj), name, obj)
+                    return dumped
+            except (AttributeError, KeyError):
+                pass
+        return super().dump(obj, many=many)
 
 
 # --- house rulesets ------------------------------------------------------------------------
@@ -329,13 +521,13 @@ def _violations() -> fields.List[Any]:
     return fields.List(ViolationField(), required=True)
 
 
-class MeldVerdictSchema(ma.Schema):
+class MeldVerdictSchema(ResponseSchema):
     valid = fields.Boolean(required=True)
     meld = MeldField(required=True)
     violations = _violations()
 
 
-class ContractVerdictSchema(ma.Schema):
+class ContractVerdictSchema(ResponseSchema):
     valid = fields.Boolean(required=True)
     round = integer(required=True, attribute="round.number")
     contract = ContractField(required=True)
@@ -356,13 +548,13 @@ class ContractVerdictSchema(ma.Schema):
     violations = _violations()
 
 
-class LayoffVerdictSchema(ma.Schema):
+class LayoffVerdictSchema(ResponseSchema):
     valid = fields.Boolean(required=True)
     meld = MeldField(required=True, metadata={"description": "The meld with the cards added."})
     violations = _violations()
 
 
-class JokerSwapVerdictSchema(ma.Schema):
+class JokerSwapVerdictSchema(ResponseSchema):
     valid = fields.Boolean(required=True)
     meld = MeldField(
         required=True,
@@ -392,7 +584,7 @@ class RefusalSchema(ma.Schema):
     message = fields.String(required=True, attribute="violation.message")
 
 
-class BuyVerdictSchema(ma.Schema):
+class BuyVerdictSchema(ResponseSchema):
     winner = integer(
         required=True,
         allow_none=True,
@@ -413,7 +605,7 @@ class PenaltyCardSchema(ma.Schema):
     points = integer(required=True)
 
 
-class PenaltyVerdictSchema(ma.Schema):
+class PenaltyVerdictSchema(ResponseSchema):
     total = integer(required=True)
     cards = fields.List(fields.Nested(PenaltyCardSchema), required=True)
 
@@ -454,7 +646,7 @@ def _contract_down() -> fields.String:
     )
 
 
-class MeldCheckSchema(ma.Schema):
+class MeldCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     cards = cards(
         required=True,
@@ -466,7 +658,7 @@ class MeldCheckSchema(ma.Schema):
     players = _players()
 
 
-class ContractCheckSchema(ma.Schema):
+class ContractCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     round = _round()
     melds = fields.List(
@@ -490,7 +682,7 @@ class ContractCheckSchema(ma.Schema):
     players = _players()
 
 
-class LayoffCheckSchema(ma.Schema):
+class LayoffCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     round = _round()
     meld = cards(
@@ -517,7 +709,7 @@ class LayoffCheckSchema(ma.Schema):
     players = _players()
 
 
-class JokerSwapCheckSchema(ma.Schema):
+class JokerSwapCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     round = _round()
     meld = cards(
@@ -552,7 +744,7 @@ BuysUsedSchema = ma.Schema.from_dict(
 )
 
 
-class BuyCheckSchema(ma.Schema):
+class BuyCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     round = _round()
     seats = integer(
@@ -602,7 +794,7 @@ class BuyCheckSchema(ma.Schema):
         return data
 
 
-class HandPenaltySchema(ma.Schema):
+class HandPenaltySchema(RequestSchema):
     ruleset = ruleset_field()
     cards = cards(
         required=True,

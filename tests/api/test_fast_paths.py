@@ -1,12 +1,153 @@
-"""The checks' fast paths: cards are read through a table, which is the documented pattern."""
+"""The checks' fast paths answer exactly what marshmallow answers.
+
+Request bodies are loaded, and verdicts dumped, in one pass over functions the schemas compile
+(``RequestSchema``, ``ResponseSchema``), and cards are read through a table. Here
+every request of a corpus — valid bodies and broken ones — is answered twice, once with the
+fast paths and once by marshmallow alone, and the two answers must be the same bytes.
+"""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
+from collections.abc import Iterator
+from typing import Any
+
+import marshmallow as ma
+import pytest
+from flask import Flask
 
 from api.fields import CARD_PATTERN, CARDS
+from api.schemas import RequestSchema, ResponseSchema
 from rules import Card
+
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "/v1/checks/meld": {"ruleset": "liverpool", "cards": ["4H", "5H", "JK", "7H"]},
+    "/v1/checks/contract": {
+        "ruleset": "liverpool",
+        "round": 2,
+        "melds": [["7H", "7S", "7D"], ["4H", "5H", "JK", "7H"]],
+        "hand": ["7H", "7S", "7D", "4H", "5H", "JK", "7H", "KD", "2C", "9S", "QH"],
+    },
+    "/v1/checks/layoff": {
+        "ruleset": "liverpool",
+        "round": 3,
+        "meld": ["4H", "5H", "6H", "7H"],
+        "cards": ["8H", "JK"],
+        "contract_down": "earlier_turn",
+    },
+    "/v1/checks/joker-swap": {
+        "ruleset": "liverpool",
+        "round": 3,
+        "meld": ["4H", "JK", "6H", "7H"],
+        "card": "5H",
+        "contract_down": "no",
+    },
+    "/v1/checks/buy": {
+        "ruleset": "liverpool",
+        "round": 1,
+        "seats": 4,
+        "on_turn": 1,
+        "callers": [2, 3, 0],
+        "buys_used": {"2": 3},
+    },
+    "/v1/hands/penalty": {"ruleset": "liverpool", "cards": ["QD", "JK", "4S"]},
+}
+
+#: Values put in place of each field, and of each card: right, wrong, and wrong in type.
+ODD: list[Any] = [
+    None, True, 0, 2, 7, 12, 21, 10**20, 1.0, "", "7h", "7H\n", "T♥", "jk", "ZZ", "run",
+    "low", "earlier_turn", "may-i", "poker", [], {}, [[]], ["7H"], [["7H", "7S", "7D"]], [1],
+    [None], ["set", None], {"base": "liverpool", "options": {"buy_limit": 2}},
+    {"base": "liverpool", "options": {"nope": 1}}, {"2": 1},
+]  # fmt: skip
+CARD_VALUES: list[Any] = ["KD", "10c", "A♠", "2♡", "JK", "ZZ", "1H", "7H ", 7, None, ["7H"]]
+OPTIONAL = ("hand", "players", "types", "type", "end", "joker", "previous_buyer", "down", "x")
+
+
+def _bodies(example: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield example
+    for key, value in example.items():
+        yield {k: v for k, v in example.items() if k != key}
+        for odd in ODD:
+            yield {**example, key: copy.deepcopy(odd)}
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                for card in CARD_VALUES:
+                    body = copy.deepcopy(example)
+                    body[key][index] = card
+                    yield body
+                if isinstance(item, list):
+                    for card in CARD_VALUES:
+                        body = copy.deepcopy(example)
+                        body[key][index][0] = card
+                        yield body
+            yield {**example, key: value * 25}
+    for key, odd in itertools.product(OPTIONAL, ODD):
+        yield {**example, key: copy.deepcopy(odd)}
+
+
+def _contract_bodies() -> Iterator[dict[str, Any]]:
+    melds = [
+        [["7H", "7S", "7D"], ["KH", "KS", "KD"]],
+        [["7H", "7S", "JK"], ["4H", "5H", "JK", "7H"]],
+        [["4H", "5H", "6H", "7H"], ["8C", "9C", "10C", "JC"], ["2S", "2D", "2C"]],
+        [["QH", "KH", "AH", "2H"]],
+        [["JK", "JK", "JK"], ["7H", "7S", "7D"]],
+    ]
+    rulesets = ["liverpool", "shanghai", "may-i", {"base": "liverpool", "options": {}}]
+    for ruleset, round_number, laid in itertools.product(rulesets, (1, 2, 3, 6), melds):
+        body = {"ruleset": ruleset, "round": round_number, "melds": laid}
+        yield body
+        yield {**body, "hand": [card for meld in laid for card in meld] + ["KD"], "players": 3}
+        yield {**body, "types": ["set"] + [None] * (len(laid) - 1)}
+
+
+def _corpus() -> Iterator[tuple[str, dict[str, Any]]]:
+    for path, example in EXAMPLES.items():
+        for body in _bodies(example):
+            yield path, body
+    for body in _contract_bodies():
+        yield "/v1/checks/contract", body
+
+
+def test_answers_are_marshmallows(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = app.test_client()
+    corpus = list(_corpus())
+    fast = [client.post(path, json=body) for path, body in corpus]
+    assert {response.status_code for response in fast} == {200, 422}
+
+    # The fast paths are taken for every body of the contract check that loads (a house
+    # ruleset's options are loaded by marshmallow inside them), and every verdict.
+    slow_calls: list[str] = []
+    load, dump = ma.Schema.load, ma.Schema.dump
+
+    def spy_load(schema: ma.Schema, *args: Any, **kwargs: Any) -> Any:
+        slow_calls.append(f"load {type(schema).__name__}")
+        return load(schema, *args, **kwargs)
+
+    def spy_dump(schema: ma.Schema, *args: Any, **kwargs: Any) -> Any:
+        slow_calls.append(f"dump {type(schema).__name__}")
+        return dump(schema, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ma.Schema, "load", spy_load)
+        patch.setattr(ma.Schema, "dump", spy_dump)
+        for body in _contract_bodies():
+            if isinstance(body["ruleset"], str):
+                assert client.post("/v1/checks/contract", json=body).status_code == 200
+        assert slow_calls == []
+
+    monkeypatch.setattr(RequestSchema, "load", ma.Schema.load)
+    monkeypatch.setattr(ResponseSchema, "dump", ma.Schema.dump)
+    for (path, body), answer in zip(corpus, fast, strict=True):
+        expected = client.post(path, json=body)
+        assert (answer.status_code, answer.content_type, answer.get_data()) == (
+            expected.status_code,
+            expected.content_type,
+            expected.get_data(),
+        ), (path, body)
 
 
 def test_card_table_is_the_pattern() -> None:

@@ -9,7 +9,7 @@ it) and never stricter than it (what the document allows, the engine is asked ab
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
@@ -25,8 +25,8 @@ RANK_PATTERN = r"^(?:[2-9]|10|[AaTtJjQqKk])$"
 
 # --- cards by table ------------------------------------------------------------------------
 #
-# Every check reads a dozen cards or more, and a regex match and a parse per card cost more
-# than the rest of the body.
+# Every check reads and writes a dozen cards or more, and a regex match and a parse per card
+# read, or a str() through two enums per card written, cost more than the rest of the body.
 
 
 def _spellings() -> dict[str, Card]:
@@ -44,6 +44,21 @@ def _spellings() -> dict[str, Card]:
 #: The card each spelling of a card reads as: loading a card is one look-up.
 CARDS: dict[str, Card] = _spellings()
 _CARD_OF_TEXT = CARDS.__getitem__
+
+#: The canonical text of each card in :data:`CARDS`, by the card object's identity. Loaded
+#: cards are those objects, and verdicts hand them back, so writing one is a look-up too. The
+#: objects live as long as CARDS does, so an id found here is theirs; other cards are str()-ed.
+_TEXT_BY_ID: dict[int, str] = {id(card): str(card) for card in CARDS.values()}
+_TEXT_OF_ID = _TEXT_BY_ID.__getitem__
+
+
+def card_texts(cards: Sequence[Card]) -> list[str]:
+    """``[str(card) for card in cards]``, without a line of Python per card."""
+    try:
+        return list(map(_TEXT_OF_ID, map(id, cards)))
+    except KeyError:  # a card the engine made itself
+        return [_TEXT_BY_ID.get(id(card)) or str(card) for card in cards]
+
 
 # --- fields --------------------------------------------------------------------------------
 
@@ -113,7 +128,7 @@ class CardField(fields.Field[Card]):
         return card
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else str(value)
+        return None if value is None else _TEXT_BY_ID.get(id(value)) or str(value)
 
 
 class CardList(fields.List[Card]):
@@ -159,7 +174,7 @@ class CardList(fields.List[Card]):
             raise Unsure from None
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
-        return None if value is None else [str(card) for card in value]
+        return None if value is None else card_texts(value)
 
 
 def cards(*, max_items: int, min_items: int = 0, **kwargs: Any) -> CardList:

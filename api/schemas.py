@@ -20,8 +20,7 @@ from marshmallow import fields, validate
 from marshmallow.decorators import POST_DUMP, PRE_DUMP
 from marshmallow.types import StrSequenceOrSet, UnknownOption
 
-from rules import PARAMETERS, PRESETS
-from rules.ruleset import contract_as_dict
+from rules import PARAMETERS, PRESETS, Contract
 
 from .fields import (
     RANK_PATTERN,
@@ -30,6 +29,7 @@ from .fields import (
     RulesetField,
     StrictBoolean,
     Unsure,
+    card_texts,
     cards,
     integer,
 )
@@ -492,7 +492,7 @@ class MeldField(fields.Nested):
             "type": meld.type,
             "suit": _suit(meld),
             "rank": _rank(meld),
-            "cards": [str(card) for card in meld.cards],
+            "cards": card_texts(meld.cards),
             "wilds": [{"index": w.index, "stands_for": w.stands_for} for w in meld.wilds],
         }
 
@@ -508,13 +508,38 @@ class ViolationField(fields.Nested):
 
 
 class ContractField(fields.Nested):
-    """``Nested(ContractSchema)``, written by the engine's own ``contract_as_dict``."""
+    """``Nested(ContractSchema)``, written as the engine's own ``contract_as_dict`` writes it,
+    with the contract's text — which the engine composes anew each time it is asked, at more
+    cost than the rest of a verdict — composed once per contract."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(ContractSchema, **kwargs)
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]  # marshmallow renames the parameter
-        return None if nested_obj is None else contract_as_dict(nested_obj)
+        contract = nested_obj
+        if contract is None:
+            return None
+        return {
+            "melds": [{"type": spec.type, "min": spec.min} for spec in contract.melds],
+            "text": _contract_text(contract),
+        }
+
+
+#: Contract texts by the contract's identity. Each entry holds its contract, so that no other
+#: object can have its id while it is here; a house ruleset's contracts are new objects each
+#: time, hence the bound. (An lru_cache would hash the contract, field by field in Python.)
+_CONTRACT_TEXTS: dict[int, tuple[Contract, str]] = {}
+
+
+def _contract_text(contract: Contract) -> str:
+    known = _CONTRACT_TEXTS.get(id(contract))
+    if known is not None and known[0] is contract:
+        return known[1]
+    text = contract.text
+    if len(_CONTRACT_TEXTS) >= 256:
+        _CONTRACT_TEXTS.clear()
+    _CONTRACT_TEXTS[id(contract)] = (contract, text)
+    return text
 
 
 def _violations() -> fields.List[Any]:

@@ -1,7 +1,7 @@
 """The checks' fast paths answer exactly what marshmallow answers.
 
 Request bodies are loaded, and verdicts dumped, in one pass over functions the schemas compile
-(``RequestSchema``, ``ResponseSchema``), and cards are read through a table. Here
+(``RequestSchema``, ``ResponseSchema``), and cards are read and written through tables. Here
 every request of a corpus — valid bodies and broken ones — is answered twice, once with the
 fast paths and once by marshmallow alone, and the two answers must be the same bytes.
 """
@@ -18,9 +18,9 @@ import marshmallow as ma
 import pytest
 from flask import Flask
 
-from api.fields import CARD_PATTERN, CARDS
+from api.fields import CARD_PATTERN, CARDS, card_texts
 from api.schemas import RequestSchema, ResponseSchema
-from rules import Card
+from rules import DECK, JOKER, Card
 
 EXAMPLES: dict[str, dict[str, Any]] = {
     "/v1/checks/meld": {"ruleset": "liverpool", "cards": ["4H", "5H", "JK", "7H"]},
@@ -160,3 +160,10 @@ def test_card_table_is_the_pattern() -> None:
             assert (text in CARDS) == (pattern.fullmatch(text) is not None), repr(text)
     for text, card in CARDS.items():
         assert card == Card.parse(text)
+
+
+def test_card_texts() -> None:
+    loaded = list(CARDS.values())
+    made = [Card(card.rank, card.suit) for card in DECK] + [JOKER]  # not the table's objects
+    for cards in (loaded, made, loaded[:3] + made[:3], []):
+        assert card_texts(cards) == [str(card) for card in cards]

@@ -94,7 +94,8 @@ class JSONBodyParser(FlaskParser):
         and a ``ValidationError`` goes to the error handler keyed by ``"json"`` — as webargs
         does it, in one call instead of nine per request.
         """
-        request = flask.request
+        # The request itself: through its proxy, every attribute is a context-variable look-up.
+        request = flask.request._get_current_object()  # type: ignore[attr-defined]
         try:
             return schema.load(self.load_json(request, schema), unknown=ma.RAISE)
         except ma.ValidationError as error:

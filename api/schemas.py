@@ -12,6 +12,7 @@ expensive to check; nothing a table can hold comes near the bounds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from keyword import iskeyword
 from operator import attrgetter
 from typing import Any
 
@@ -47,63 +48,108 @@ CONTRACT_DOWN = ("no", "this_turn", "earlier_turn")
 # --- bodies in one pass --------------------------------------------------------------------
 #
 # Every check loads a request and dumps a verdict, and marshmallow's walk of a schema — a
-# getter, an error store and several calls per field — costs more than the check itself. The
-# schemas of the checks therefore compile, once, one function per field, and load and dump
-# through those; whatever those functions are not sure of goes to marshmallow as before, so
-# every error is marshmallow's own. Tests hold the fast paths to marshmallow's results.
-
-Loader = Callable[[Any], Any]
-#: Like ``Field._serialize``: (value, attribute name, object).
-Writer = Callable[[Any, str, Any], Any]
+# getter, an error store and several calls per field, a call per validator — costs more than
+# the check itself. The schemas of the checks therefore compile, once, straight-line Python
+# from their own fields, and load and dump through it; whatever that code is not sure of goes
+# to marshmallow as before, so every error is marshmallow's own. Tests hold the compiled code
+# to marshmallow's results.
 
 
-def _loader(field: fields.Field[Any]) -> Loader | None:
+class _Source:
+    """The source of a function being compiled, and the values its names stand for."""
+
+    def __init__(self, header: str) -> None:
+        self.lines = [header]
+        self.values: dict[str, Any] = {"Unsure": Unsure}
+        self.temporaries = 0
+
+    def name(self, value: Any) -> str:
+        """A name in the source for ``value``."""
+        name = f"_{len(self.values)}"
+        self.values[name] = value
+        return name
+
+    def literal(self, value: Any) -> str:
+        """``value`` in the source: written out if it is a plain int or str, else named."""
+        return repr(value) if type(value) in (int, str) else self.name(value)
+
+    def temporary(self) -> str:
+        """A name for a local variable of the source, unused so far."""
+        self.temporaries += 1
+        return f"v{self.temporaries}"
+
+    def add(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def compile(self) -> Callable[..., Any]:
+        namespace = dict(self.values)
+        exec("\n".join(self.lines), namespace)  # noqa: S102 - source made from a schema
+        return namespace["compiled"]  # type: ignore[no-any-return]
+
+
+#: Field kinds whose loaded value is the JSON value itself, of exactly this type.
+_EXACT_LOADS: dict[type, type] = {fields.Integer: int, fields.String: str}
+#: Field kinds that dump a value of exactly this type as that value itself.
+_EXACT_DUMPS: dict[type, type] = {fields.Boolean: bool, fields.Integer: int, fields.String: str}
+
+
+def _field_loader(field: fields.Field[Any]) -> Callable[[Any], Any] | None:
     """A function that loads every value ``field.deserialize`` loads without error, to the
     same result, and raises :class:`Unsure` or ``ValidationError`` for any other; ``None`` for
-    a kind of field it does not know."""
-    load_fast: Loader | None = getattr(field, "load_fast", None)
+    a kind of field it does not know.
+
+    The game's fields (:mod:`api.fields`) bring their own ``load_fast``; strict integers,
+    strings and lists are checked by type here, and marshmallow's length, range and choice
+    validators are written out as comparisons where the value's type makes them plain.
+    """
+    source = _Source("def compiled(value):")
+    source.add(1, "if value is None:")
+    source.add(2, "return None" if field.allow_none else "raise Unsure")
     kind = type(field)
-    if load_fast is not None:  # the game's own fields (api.fields)
-        convert = load_fast
-    elif kind is fields.Integer and field.strict and not field.as_string:  # type: ignore[attr-defined]
-        convert = _exactly(int)
-    elif kind is fields.String:
-        convert = _exactly(str)
+    exact = _EXACT_LOADS.get(kind)
+    if kind is fields.Integer and (not field.strict or field.as_string):  # type: ignore[attr-defined]
+        return None
+    if hasattr(field, "load_fast"):
+        source.add(1, f"value = {source.name(field.load_fast)}(value)")
+    elif exact is not None:
+        source.add(1, f"if value.__class__ is not {source.name(exact)}:")
+        source.add(2, "raise Unsure")
     elif kind is fields.List:
-        inner = _loader(field.inner)  # type: ignore[attr-defined]
+        inner = _field_loader(field.inner)  # type: ignore[attr-defined]
         if inner is None:
             return None
-
-        def convert(value: Any) -> Any:
-            if type(value) is not list:
-                raise Unsure
-            return [inner(item) for item in value]
-
+        source.add(1, "if value.__class__ is not list:")
+        source.add(2, "raise Unsure")
+        source.add(1, f"value = [{source.name(inner)}(item) for item in value]")
     else:
         return None
-    validators = tuple(field.validators)
-    allow_none = field.allow_none
-
-    def load(value: Any) -> Any:
-        if value is None:
-            if allow_none:
-                return None
-            raise Unsure
-        loaded = convert(value)
-        for validator in validators:  # each raises ValidationError on a value it refuses
-            validator(loaded)
-        return loaded
-
-    return load
-
-
-def _exactly(kind: type) -> Loader:
-    def convert(value: Any) -> Any:
-        if type(value) is kind:
-            return value
-        raise Unsure
-
-    return convert
+    sized = isinstance(field, fields.List) or exact is str  # loads a list or a str
+    for validator in field.validators:
+        refused = []
+        if type(validator) is validate.Length and sized:
+            if validator.equal is not None:
+                refused.append(f"len(value) != {source.literal(validator.equal)}")
+            if validator.equal is None and validator.min:
+                refused.append(f"len(value) < {source.literal(validator.min)}")
+            if validator.equal is None and validator.max is not None:
+                refused.append(f"len(value) > {source.literal(validator.max)}")
+        elif type(validator) is validate.Range and exact is int:
+            if validator.min is not None:
+                low = "<" if validator.min_inclusive else "<="
+                refused.append(f"value {low} {source.literal(validator.min)}")
+            if validator.max is not None:
+                high = ">" if validator.max_inclusive else ">="
+                refused.append(f"value {high} {source.literal(validator.max)}")
+        elif type(validator) is validate.OneOf and exact is not None:
+            refused.append(f"value not in {source.name(validator.choices)}")
+        else:
+            source.add(1, f"{source.name(validator)}(value)")  # raises on a value it refuses
+            continue
+        if refused:
+            source.add(1, f"if {' or '.join(refused)}:")
+            source.add(2, "raise Unsure")
+    source.add(1, "return value")
+    return source.compile()
 
 
 class RequestSchema(ma.Schema):
@@ -111,25 +157,33 @@ class RequestSchema(ma.Schema):
 
     A body with a field too many or a required one missing, or a value some field's loader is
     unsure of, is loaded by marshmallow instead, from scratch. A schema with hooks, or with a
-    kind of field :func:`_loader` does not know, is always loaded by marshmallow.
+    kind of field :func:`_field_loader` does not know, is always loaded by marshmallow.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._one_pass = self._compile()
+        self._load_fast = self._compile()
 
-    def _compile(self) -> tuple[frozenset[str], list[tuple[str, str, Loader, bool]]] | None:
+    def _compile(self) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
         if self.many or self.partial or self.unknown != ma.RAISE or any(self._hooks.values()):
             return None
-        plan = []
-        for name, field in self.load_fields.items():
-            load = _loader(field)
-            key = field.data_key or name
+        source = _Source("def compiled(data):")
+        keys = [field.data_key or name for name, field in self.load_fields.items()]
+        source.add(1, f"if not {source.name(frozenset(keys))}.issuperset(data):")
+        source.add(2, "raise Unsure")
+        source.add(1, "loaded = {}")
+        for key, (name, field) in zip(keys, self.load_fields.items(), strict=True):
+            load = _field_loader(field)
             attribute = field.attribute or name
             if load is None or field.load_default is not ma.missing or "." in attribute:
                 return None
-            plan.append((key, attribute, load, field.required))
-        return frozenset(key for key, *_ in plan), plan
+            source.add(1, f"if {key!r} in data:")
+            source.add(2, f"loaded[{attribute!r}] = {source.name(load)}(data[{key!r}])")
+            if field.required:
+                source.add(1, "else:")
+                source.add(2, "raise Unsure")
+        source.add(1, "return loaded")
+        return source.compile()
 
     def load(
         self,
@@ -139,52 +193,36 @@ class RequestSchema(ma.Schema):
         partial: bool | StrSequenceOrSet | None = None,
         unknown: UnknownOption | None = None,
     ) -> Any:
-        compiled = self._one_pass
         if (
-            compiled is not None
+            self._load_fast is not None
             and type(data) is dict
             and many is None
             and partial is None
             and unknown in (None, ma.RAISE)
-            and data.keys() <= compiled[0]
         ):
-            loaded = {}
             try:
-                for key, attribute, load, required in compiled[1]:
-                    if key in data:
-                        loaded[attribute] = load(data[key])
-                    elif required:
-                        raise Unsure
-                return loaded
+                return self._load_fast(data)
             except (Unsure, ma.ValidationError):
                 pass
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
 
-def _writer(field: fields.Field[Any]) -> Writer:
-    """``field._serialize``, with values it passes through unchanged written directly."""
-    write: Writer = field._serialize
+def _dumped(field: fields.Field[Any], value: str, name: str, source: _Source) -> str:
+    """An expression for what ``field._serialize`` makes of the value of the expression
+    ``value``, given, as marshmallow gives it, the field's name and the object, ``obj``."""
     kind = type(field)
+    exact = _EXACT_DUMPS.get(kind)
+    held = source.temporary()
     if kind is fields.List:
-        inner = _writer(field.inner)  # type: ignore[attr-defined]
-
-        def write_list(value: Any, attr: str, obj: Any) -> Any:
-            return None if value is None else [inner(item, attr, obj) for item in value]
-
-        return write_list
-    if kind is fields.Boolean:
-        exact: type = bool
-    elif kind is fields.Integer and not field.as_string:  # type: ignore[attr-defined]
-        exact = int
-    elif kind is fields.String:
-        exact = str
-    else:
-        return write
-
-    def write_exact(value: Any, attr: str, obj: Any) -> Any:
-        return value if type(value) is exact else write(value, attr, obj)
-
-    return write_exact
+        item = source.temporary()
+        each = _dumped(field.inner, item, name, source)  # type: ignore[attr-defined]
+        return f"(None if ({held} := {value}) is None else [{each} for {item} in {held}])"
+    write = f"{source.name(field._serialize)}({{}}, {name!r}, obj)"
+    if exact is not None and not getattr(field, "as_string", False):
+        # A value of exactly that type is dumped as itself; any other, by the field.
+        test = f"({held} := {value}).__class__ is {source.name(exact)}"
+        return f"({held} if {test} else {write.format(held)})"
+    return write.format(value)
 
 
 class ResponseSchema(ma.Schema):
@@ -193,39 +231,43 @@ class ResponseSchema(ma.Schema):
 
     An object lacking an attribute, one that answers ``[]`` (marshmallow reads its items
     then), or a dict for a schema with dotted attributes is dumped by marshmallow; so is every
-    object for a schema with hooks.
+    object for a schema with hooks or a field that reads no attribute (``Function``).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._one_pass = self._compile()
-        self._dotted = any("." in attribute for _, _, attribute, _, _ in self._one_pass or ())
+        self._dump_object = self._compile(from_dict=False)
+        self._dump_dict = self._compile(from_dict=True)
 
-    def _compile(self) -> list[tuple[str, str, str, attrgetter[Any], Writer]] | None:
+    def _compile(self, *, from_dict: bool) -> Callable[[Any], dict[str, Any]] | None:
         if self.many or self._hooks[PRE_DUMP] or self._hooks[POST_DUMP]:
             return None
-        plan = []
+        source = _Source("def compiled(obj):")
+        source.add(1, "return {")
         for name, field in self.dump_fields.items():
+            attribute = field.attribute or name
             if not field._CHECK_ATTRIBUTE:  # Function and Method fields: no attribute to read
                 return None
-            attribute = field.attribute or name
-            key = field.data_key or name
-            plan.append((key, name, attribute, attrgetter(attribute), _writer(field)))
-        return plan
+            if from_dict:
+                if "." in attribute:
+                    return None
+                value = f"obj[{attribute!r}]"
+            elif all(part.isidentifier() and not iskeyword(part) for part in attribute.split(".")):
+                value = f"obj.{attribute}"
+            else:
+                value = f"{source.name(attrgetter(attribute))}(obj)"
+            source.add(2, f"{field.data_key or name!r}: {_dumped(field, value, name, source)},")
+        source.add(1, "}")
+        return source.compile()
 
     def dump(self, obj: Any, *, many: bool | None = None) -> Any:
-        plan = self._one_pass
-        if plan is not None and not many:
-            dumped = {}
+        if not many:
             try:
-                if type(obj) is dict and not self._dotted:
-                    for key, name, attribute, _, write in plan:
-                        dumped[key] = write(obj[attribute], name, obj)
-                    return dumped
-                if not hasattr(obj, "__getitem__"):
-                    for key, name, _, get, write in plan:
-                        dumped[key] = write(get(obj), name, obj)
-                    return dumped
+                if type(obj) is dict:
+                    if self._dump_dict is not None:
+                        return self._dump_dict(obj)
+                elif self._dump_object is not None and not hasattr(obj, "__getitem__"):
+                    return self._dump_object(obj)
             except (AttributeError, KeyError):
                 pass
         return super().dump(obj, many=many)

@@ -21,7 +21,7 @@ from marshmallow import fields, validate
 from marshmallow.decorators import POST_DUMP, PRE_DUMP
 from marshmallow.types import StrSequenceOrSet, UnknownOption
 
-from rules import PARAMETERS, PRESETS, Contract
+from rules import PARAMETERS, PRESETS, Contract, Rank, Suit
 
 from .fields import (
     RANK_PATTERN,
@@ -515,6 +515,12 @@ class MeldSchema(ma.Schema):
     wilds = fields.List(fields.Nested(WildSchema), required=True)
 
 
+#: What ``_suit`` and ``_rank`` write, by suit and rank: their enums' value and symbol are
+#: Python properties, and these look-ups hash in C.
+_SUIT_TEXTS = {suit: str(suit.value) for suit in Suit}
+_RANK_TEXTS = {rank: str(rank.symbol) for rank in Rank}
+
+
 class MeldField(fields.Nested):
     """``Nested(MeldSchema)``, written directly.
 
@@ -530,10 +536,11 @@ class MeldField(fields.Nested):
         meld = nested_obj
         if meld is None:
             return None
+        suit, rank = meld.suit, meld.rank
         return {
             "type": meld.type,
-            "suit": _suit(meld),
-            "rank": _rank(meld),
+            "suit": None if suit is None else _SUIT_TEXTS[suit],
+            "rank": None if rank is None else _RANK_TEXTS[rank],
             "cards": card_texts(meld.cards),
             "wilds": [{"index": w.index, "stands_for": w.stands_for} for w in meld.wilds],
         }

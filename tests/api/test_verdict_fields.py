@@ -14,7 +14,12 @@ from api.schemas import (
     ViolationSchema,
 )
 
+SUITS = "SHDC"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
 MELDS = [
+    *(("liverpool", [f"{rank}{suit}" for suit in SUITS[:3]]) for rank in RANKS),
+    *(("liverpool", [f"{rank}{suit}" for rank in ("9", "10", "J", "Q")]) for suit in SUITS),
     ("liverpool", ["7H", "7S", "JK"]),
     ("liverpool", ["4H", "5H", "JK", "7H"]),
     ("liverpool", ["7H", "6H", "JK", "4H"]),

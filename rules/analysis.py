@@ -3,28 +3,41 @@
 :func:`analyse_hand` answers from the hand alone. When the contract can be laid it gives the
 best arrangement — the one that leaves the lowest penalty in hand, then uses the fewest wild
 cards, then lays the most cards — as card lists in table order that
-:func:`~rules.checks.check_contract` accepts as they are. When it cannot, it gives every
-single card that would make it layable (``needs``) and the nearest partial arrangement
-(``closest``).
+:func:`~rules.checks.check_contract` accepts as they are (and is checked against before it is
+returned). When it cannot, it gives every single card that would make it layable (``needs``)
+and the nearest partial arrangement (``closest``).
 
-The search is exact. A contract meld is either a *set* (one rank, suits free) or a *run* (one
-suit, a window of consecutive values), so the search is over shapes rather than over card
-subsets:
+The search is exact, and over shapes rather than card subsets: a set is one rank (suits do not
+matter to it), a run one suit over a window of values.
 
-1. windows for the runs — (suit, low, high), each checked against the wild-card limits with
-   the hand's naturals at every position they can fill;
-2. who gets a natural card that two runs both cover but the hand holds too few copies of;
-3. the ranks of the sets, and which run naturals of those ranks go to a set instead (the run
-   then takes a wild card in their place);
-4. the sets, solved in closed form: suits do not matter to a set and every natural of one rank
-   costs the same, so only counts do;
-5. spare wild cards: added to sets, or swapped into a meld for a cheaper natural that goes back
-   to the hand (per-meld tables, combined by a small knapsack).
+1. Windows for the runs: (suit, low, high), each with the hand's naturals wherever it holds
+   them and a wild card (or, for ``closest`` and ``needs``, a card not held) in every gap.
+2. Who gets a card that two windows both cover but the hand holds too few copies of.
+3. The ranks of the sets, and which run naturals of those ranks go to a set instead (the run
+   then takes a wild card there).
+4. The sets, in closed form: they take every natural of their rank (an exact-minimum set, up
+   to its size); only counts matter.
+5. Spare wild cards: added to sets, or swapped into a meld for a cheaper natural that goes back
+   to the hand (per-meld tables combined by a small knapsack); and, where a card must be kept
+   to discard, the cheapest way to keep one.
 
-Any legal arrangement can be turned, without making it worse or illegal, into one in which a
-meld holds a wild card where a natural of that position is still in hand only as step 5 puts
-it there; steps 1-4 enumerate all such arrangements, so the optimum is never missed. Branch
-and bound with optimistic bounds cuts the windows that cannot beat the best found.
+Why nothing is missed: in any legal arrangement, a wild card standing where the hand still
+holds that natural can be swapped for it without breaking any rule; the swap back is step 5.
+Steps 1-4 enumerate every arrangement without such wild cards.
+
+What keeps it fast: optimistic bounds at each step (gaps against wild cards, cards not held,
+the least penalty that could be left) prune what cannot beat the best arrangement found;
+windows holding the most are tried first; and the search stops at once on an arrangement
+nothing could beat. Two dominance rules hold where a set takes any number of wild cards: a
+wild card at the end of a run longer than its minimum might as well lie in that set (so such
+windows are never searched), and every sharing of contested copies lays the same cards (so
+the first that works settles it).
+
+The three questions are three searches over the same steps: laying (the best arrangement,
+going-out rules included); ``closest`` (deepening on the number of cards not held, going-out
+rules left aside); ``needs`` (every arrangement short of exactly one card, going-out rules
+included, collecting the cards that would fill the gap — stopping when nothing new can turn
+up).
 
 >>> from rules import find_ruleset, parse_cards
 >>> hand = parse_cards("7H 7S 7D KC KD JK 2C 9H 4S 5D 6D".split())
@@ -83,7 +96,10 @@ class Closest:
     melds; then, as for a laid contract, the lowest penalty left in hand, the fewest wild cards,
     the most cards from hand. It looks at the melds only: whether a card would be left to
     discard, or a whole-hand round would use every card, is what ``needs`` answers.
-    A held natural is used wherever it fits rather than kept back for a wild card.
+
+    Two conventions keep it simple: a held natural goes wherever it fits (it is never kept back
+    for a wild card to take its place), and a run holding no card from hand at all is counted
+    at its shortest. Neither changes the number of cards missing.
     """
 
     melds: tuple[PartialMeld, ...]
@@ -113,8 +129,9 @@ class Analysis:
     #: Whether laying ``melds`` lets the player end the round on this turn (as the contract
     #: check's ``goes_out``).
     goes_out: bool
-    #: When the contract cannot be laid: every card (canonical, ``"JK"`` last) that, added to
-    #: the hand, would make it layable.
+    #: When the contract cannot be laid: every card (canonical, in deck order, ``"JK"`` last)
+    #: that, added to the hand, would make it layable — going-out rules included, and only
+    #: cards the table still has a copy of.
     needs: tuple[str, ...]
     #: When the contract cannot be laid: the nearest partial arrangement.
     closest: Closest | None
@@ -235,6 +252,8 @@ class _Rules:
             if self.per is not None:
                 cap = min(cap, length // self.per)
             self.count_cap[length] = cap
+        # Filled as searches go. Each value depends on its key alone, so two threads at worst
+        # work one out twice.
         self._w_cap: dict[tuple[int, int, int], int] = {}
         self._subs: dict[tuple[int, int, int], list[int | None]] = {}
 
@@ -501,6 +520,31 @@ class _Search:
             list[list[tuple[int, int, int, int, tuple[int, ...], int, int]]] | None
         ) = None
 
+    def whole_hand_possible(self) -> bool:
+        """Whole-hand rounds: could every natural find a meld at all? (Adding cards never helps.)
+
+        Some ranks go to the sets (at most one a set); of the rest, each suit needs at least as
+        many runs as it holds copies of one card.
+        """
+        rules = self.rules
+        present = [r for r in rules.natural_ranks if self.rank_counts[r]]
+        runs = len(rules.run_mins)
+        for size in range(min(len(rules.set_sizes), len(present)) + 1):
+            for ranks in itertools.combinations(present, size):
+                needed = 0
+                for suit in range(4):
+                    needed += max(
+                        (
+                            self.counts[suit * 13 + r - 1]
+                            for r in rules.natural_ranks
+                            if r not in ranks
+                        ),
+                        default=0,
+                    )
+                if needed <= runs:
+                    return True
+        return False
+
     def _floor_key(self, rules: _Rules, hand: Sequence[Card]) -> tuple[int, ...] | None:
         """The best key any arrangement could have: nothing left, or the cheapest card.
 
@@ -638,18 +682,28 @@ class _SearchState:
         self.in_runs = [0] * 14
         self.rest_points = self._rest_points()
         self.universe = self._universe() if mode == _NEEDS else None
+        # Sets that no rank of the hand has naturals enough for: never complete.
+        most = max((search.rank_counts[r] for r in rules.natural_ranks), default=0)
+        self.sets_broken = sum(1 for size in rules.set_sizes if most < rules.set_floor(size))
         # The best key this search could find: the deepening has ruled out fewer cards not
-        # held; with some missing, one meld at least is incomplete; nothing left in hand.
+        # held; with some missing, one meld at least is incomplete, and only melds the hand
+        # (and its wild cards) can fill alone can be complete; nothing left in hand.
         self.floor: tuple[int, ...] | None = None
         if search.floor_key is not None:
             if mode == _OPT:
                 self.floor = search.floor_key
             elif mode == _CLOSEST:
-                complete = self.melds - (budget > 0)
+                fillable = (
+                    len(rules.set_sizes)
+                    - self.sets_broken
+                    + sum(
+                        1
+                        for opts in self.options
+                        if any(not run.short and run.fill <= search.wilds for run in opts)
+                    )
+                )
+                complete = min(self.melds - (budget > 0), fillable)
                 self.floor = (budget, -complete, 0, search.wilds, -search.size)
-        # Sets that no rank of the hand has naturals enough for: never complete.
-        most = max((search.rank_counts[r] for r in rules.natural_ranks), default=0)
-        self.sets_broken = sum(1 for size in rules.set_sizes if most < rules.set_floor(size))
 
     def run(self) -> None:
         if not self.rules.sets_possible:
@@ -727,37 +781,41 @@ class _SearchState:
         return rest
 
     def _add_virtual_windows(self) -> None:
-        """A run spec with no window holding a natural still has runs of cards not held."""
+        """Runs of cards not held at all, for the closest arrangement and for needs.
+
+        Only at their shortest: such a run only grows by cards not held or by wild cards, so
+        its shortest length lacks the fewest. Every card of it can still be drawn (the hand
+        holds none of them).
+        """
         rules = self.rules
+        s = self.s
         for spec_i, opts in enumerate(self.options):
-            if opts or not rules.windows[spec_i]:
+            windows = rules.windows[spec_i]
+            if not windows:
                 continue
+            shortest = min(high - low for low, high in windows)
+            number = len(opts)
             for suit in range(4):
-                low, high = rules.windows[spec_i][0]
-                length = high - low + 1
-                forced = 0
-                for p in range(length):
-                    if rules.wild_value[low + p]:
-                        forced |= 1 << p
-                idxs = tuple(_index(suit, v) for v in range(low, high + 1))
-                cap = rules.w_cap(length, 0, forced)
-                if cap < 0:
-                    continue
-                opts.append(
-                    _Run(
-                        len(opts),
-                        suit,
-                        low,
-                        high,
-                        length,
-                        idxs,
-                        0,
-                        forced,
-                        length,
-                        length - cap,
-                        spec_i,
-                    )
-                )
+                for low, high in windows:
+                    if high - low != shortest:
+                        continue
+                    length = high - low + 1
+                    idxs = tuple(_index(suit, v) for v in range(low, high + 1))
+                    forced = 0
+                    for p in range(length):
+                        if rules.wild_value[low + p]:
+                            forced |= 1 << p
+                        elif s.counts[idxs[p]]:
+                            break  # it holds a natural: an ordinary window
+                    else:
+                        cap = rules.w_cap(length, 0, forced)
+                        extra = s.wilds + (self.mode == _NEEDS)
+                        if cap < 0 or length - min(extra, cap) > self.budget:
+                            continue
+                        run = _Run(number, suit, low, high, length, idxs, 0, forced, length)
+                        run.short, run.spec = length - cap, spec_i
+                        opts.append(run)
+                        number += 1
 
     # phase 1
 
@@ -1852,12 +1910,12 @@ def analyse_hand(
     contract check would report ``too_many_copies`` for any melds from it).
 
     >>> from rules import find_ruleset, parse_cards
-    >>> hand = parse_cards("4H 5H 6H 8C 9C 9S KD QS 2D 3D".split())
+    >>> hand = parse_cards("4H 5H 6H 8C 9C 9S KD QS 2D 3D JK".split())
     >>> result = analyse_hand(find_ruleset("liverpool"), 2, hand)
     >>> result.can_lay, result.needs
-    (False, ('7H', '9D', '9H', '3H'))
-    >>> [meld.missing for meld in result.closest.melds]
-    [('9',), ('7H',)]
+    (False, ('3H', '7H', '9S', '9H', '9D', '9C', 'JK'))
+    >>> [(meld.type, meld.missing) for meld in result.closest.melds]
+    [('set', ('9',)), ('run', ())]
     """
     rules = _rules(ruleset, round_number)
     table = ruleset.table(players)
@@ -1870,9 +1928,11 @@ def analyse_hand(
                 field="hand",
             )
     search = _Search(rules, hand, table.decks, table.jokers)
-    state = search.search(_OPT)
     spec = rules.spec
-    if state.best is not None:
+    # A whole-hand round where some natural can never find a meld: nothing to search.
+    hopeless = rules.whole and not search.whole_hand_possible()
+    state = search.search(_OPT) if not hopeless else None
+    if state is not None and state.best is not None:
         melds = _lay_out(search, state.best)
         verdict = check_contract(ruleset, round_number, melds, hand=hand, players=players)
         if not verdict.valid:  # pragma: no cover - a bug in the search, never the hand
@@ -1891,11 +1951,13 @@ def analyse_hand(
         )
     closest, missing = _closest(search)
     needs: tuple[str, ...] = ()
-    if missing == 0 and rules.keep_one:
+    if hopeless:
+        pass
+    elif missing == 0 and rules.keep_one:
         # The melds use every card: any card at all gives one to discard.
-        needs = _all_cards(search, table.jokers)
+        needs = _all_cards(search)
     elif missing is not None and missing <= 1:
-        needs = _needs(search, table.jokers)
+        needs = _needs(search)
     return Analysis(
         round=spec,
         can_lay=False,
@@ -1988,12 +2050,23 @@ def _table_order(ruleset: Ruleset, typed: list[tuple[MeldType, list[Card]]]) -> 
 
 
 def _closest(search: _Search) -> tuple[Closest | None, int | None]:
+    """The closest arrangement, by deepening: the fewest cards not held that any can lack.
+
+    The first budgets are cheap searches; past them, the search starts from a lower bound
+    (what the melds lack however they share the hand) rather than climbing one at a time.
+    """
     rules = search.rules
     limit = rules.spec.contract.min_cards + 13
-    for budget in range(limit + 1):
+    budget = 0
+    while budget <= limit:
         state = search.search(_CLOSEST, budget)
         if state.best is not None:
             return _closest_result(search, state), state.best.key[0]
+        budget += 1
+        if budget == 3:
+            unbounded = _SearchState(search, _CLOSEST, limit)
+            fill, short = unbounded.rest[0]
+            budget = max(budget, short, fill - search.wilds)
     return None, None
 
 
@@ -2053,16 +2126,17 @@ def _closest_result(search: _Search, state: _SearchState) -> Closest:
     )
 
 
-def _needs(search: _Search, jokers: int) -> tuple[str, ...]:
+def _needs(search: _Search) -> tuple[str, ...]:
+    """Every card that would make the contract layable, in deck order (``JK`` last)."""
     state = search.search(_NEEDS, 1)
     naturals = sorted((i for i in state.identities if i >= 0), key=_deck_order)
     out = [str(_CARDS[i]) for i in naturals]
     if -1 in state.identities:
-        out = _with_wilds(search, out, jokers)
+        out = _with_wilds(search, out)
     return tuple(out)
 
 
-def _with_wilds(search: _Search, out: list[str], jokers: int) -> list[str]:
+def _with_wilds(search: _Search, out: list[str]) -> list[str]:
     """A wild card would do: every wild card the hand could still get."""
     ruleset = search.rules.ruleset
     held = Counter(search.hand)
@@ -2078,7 +2152,8 @@ def _with_wilds(search: _Search, out: list[str], jokers: int) -> list[str]:
     return result
 
 
-def _all_cards(search: _Search, jokers: int) -> tuple[str, ...]:
+def _all_cards(search: _Search) -> tuple[str, ...]:
+    """Every card the hand could still be dealt."""
     held = Counter(search.hand)
     out = [str(card) for card in sorted(_CARDS, key=_card_order) if held[card] < search.decks]
     if search.joker_spare:

@@ -181,7 +181,8 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
         def decorator(func: F) -> F:
             # flask-smorest's wrapper, less a coroutine test per request (views here are
-            # synchronous) and a status code set again to the one it already has.
+            # synchronous), and less the calls that would set nothing: no status or headers
+            # returned, or the status code the response already has.
             @functools.wraps(func)
             def view(*args: Any, **view_args: Any) -> Any:
                 result = func(*args, **view_args)
@@ -194,7 +195,8 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
                 dumped = result if instance is None else instance.dump(result)
                 get_appcontext()["result_dump"] = dumped  # what flask-smorest's ETags read
                 response = flask.jsonify(self._prepare_response_content(dumped))
-                set_status_and_headers_in_response(response, status, headers)
+                if status is not None or headers:
+                    set_status_and_headers_in_response(response, status, headers)
                 if status is None and response.status_code != status_code:
                     response.status_code = status_code
                 return response

@@ -8,11 +8,14 @@ it) and never stricter than it (what the document allows, the engine is asked ab
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import marshmallow as ma
+from flask.json.provider import DefaultJSONProvider
 from marshmallow import fields
 
 from rules import PRESETS, Card, Ruleset, RulesetError, resolve_ruleset
@@ -58,6 +61,26 @@ def card_texts(cards: Sequence[Card]) -> list[str]:
         return list(map(_TEXT_OF_ID, map(id, cards)))
     except KeyError:  # a card the engine made itself
         return [_TEXT_BY_ID.get(id(card)) or str(card) for card in cards]
+
+
+# --- JSON written directly -----------------------------------------------------------------
+
+#: What ``flask.jsonify`` writes for a value, in an app whose JSON provider is Flask's own,
+#: compact, ASCII-only and unsorted (``api.parsing`` writes JSON text directly only then).
+encode_json = json.JSONEncoder(separators=(",", ":"), default=DefaultJSONProvider.default).encode
+#: A str as a JSON string, escaped as ``encode_json`` escapes it (the same C function).
+json_string = encode_basestring_ascii
+
+_JSON_BY_ID: dict[int, str] = {key: json_string(text) for key, text in _TEXT_BY_ID.items()}
+_JSON_OF_ID = _JSON_BY_ID.__getitem__
+
+
+def card_list_json(cards: Sequence[Card]) -> str:
+    """``encode_json(card_texts(cards))``, from the cards' JSON strings, written once."""
+    try:
+        return "[" + ",".join(map(_JSON_OF_ID, map(id, cards))) + "]"
+    except KeyError:  # a card the engine made itself
+        return encode_json(card_texts(cards))
 
 
 # --- fields --------------------------------------------------------------------------------
@@ -130,6 +153,12 @@ class CardField(fields.Field[Card]):
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else _TEXT_BY_ID.get(id(value)) or str(value)
 
+    def write_json(self, value: Any) -> str:
+        """``encode_json(self._serialize(value, ...))``."""
+        if value is None:
+            return "null"
+        return _JSON_BY_ID.get(id(value)) or json_string(str(value))
+
 
 class CardList(fields.List[Card]):
     """A list of cards, read and written in one pass.
@@ -175,6 +204,10 @@ class CardList(fields.List[Card]):
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else card_texts(value)
+
+    def write_json(self, value: Any) -> str:
+        """``encode_json(self._serialize(value, ...))``."""
+        return "null" if value is None else card_list_json(value)
 
 
 def cards(*, max_items: int, min_items: int = 0, **kwargs: Any) -> CardList:

@@ -30,9 +30,12 @@ from .fields import (
     RulesetField,
     StrictBoolean,
     Unsure,
+    card_list_json,
     card_texts,
     cards,
+    encode_json,
     integer,
+    json_string,
 )
 
 MAX_HAND = 200
@@ -225,6 +228,38 @@ def _dumped(field: fields.Field[Any], value: str, name: str, source: _Source) ->
     return write.format(value)
 
 
+def _written(field: fields.Field[Any], value: str, name: str, source: _Source) -> str:
+    """An expression for ``encode_json`` of what ``field._serialize`` makes of the value of
+    the expression ``value`` (see :func:`_dumped`), written as JSON text directly.
+
+    Fields of the game write their own (``write_json``); booleans, integers and strings of
+    exactly those types are written here, lists item by item, anything else is dumped by the
+    field and encoded.
+    """
+    kind = type(field)
+    held = source.temporary()
+    if kind is fields.List:
+        item = source.temporary()
+        each = _written(field.inner, item, name, source)  # type: ignore[attr-defined]
+        items = f"','.join([{each} for {item} in {held}])"
+        return f"('null' if ({held} := {value}) is None else '[' + {items} + ']')"
+    write_json = getattr(field, "write_json", None)
+    if write_json is not None:
+        return f"{source.name(write_json)}({value})"
+    encode = f"{source.name(encode_json)}({source.name(field._serialize)}({{}}, {name!r}, obj))"
+    exact = _EXACT_DUMPS.get(kind)
+    if exact is None or getattr(field, "as_string", False):
+        return encode.format(value)
+    encoded = encode.format(held)
+    if exact is bool:
+        return f"('true' if ({held} := {value}) is True else 'false' if {held} is False else {encoded})"
+    if exact is int:
+        text = f"{source.name(int.__repr__)}({held})"
+    else:
+        text = f"{source.name(json_string)}({held})"
+    return f"({text} if ({held} := {value}).__class__ is {source.name(exact)} else {encoded})"
+
+
 class ResponseSchema(ma.Schema):
     """A response body, dumped in one pass (see above) from an object with attributes — a
     verdict of the engine — or from a dict.
@@ -236,14 +271,16 @@ class ResponseSchema(ma.Schema):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._dump_object = self._compile(from_dict=False)
-        self._dump_dict = self._compile(from_dict=True)
+        self._dump_object = self._compile(from_dict=False, as_json=False)
+        self._dump_dict = self._compile(from_dict=True, as_json=False)
+        self._json_object = self._compile(from_dict=False, as_json=True)
+        self._json_dict = self._compile(from_dict=True, as_json=True)
 
-    def _compile(self, *, from_dict: bool) -> Callable[[Any], dict[str, Any]] | None:
+    def _compile(self, *, from_dict: bool, as_json: bool) -> Callable[[Any], Any] | None:
         if self.many or self._hooks[PRE_DUMP] or self._hooks[POST_DUMP]:
             return None
         source = _Source("def compiled(obj):")
-        source.add(1, "return {")
+        parts = []
         for name, field in self.dump_fields.items():
             attribute = field.attribute or name
             if not field._CHECK_ATTRIBUTE:  # Function and Method fields: no attribute to read
@@ -256,8 +293,17 @@ class ResponseSchema(ma.Schema):
                 value = f"obj.{attribute}"
             else:
                 value = f"{source.name(attrgetter(attribute))}(obj)"
-            source.add(2, f"{field.data_key or name!r}: {_dumped(field, value, name, source)},")
-        source.add(1, "}")
+            key = field.data_key or name
+            if as_json:
+                parts.append((f"{json_string(key)}:", _written(field, value, name, source)))
+            else:
+                parts.append((f"{key!r}: ", _dumped(field, value, name, source)))
+        if as_json:
+            # {"key":value,...} as one f-string; the keys' text is named, so needs no escaping.
+            text = ",".join(f"{{{source.name(key)}}}{{{value}}}" for key, value in parts)
+            source.add(1, f'return f"{{{{{text}}}}}"')
+        else:
+            source.add(1, "return {" + ", ".join(key + value for key, value in parts) + "}")
         return source.compile()
 
     def dump(self, obj: Any, *, many: bool | None = None) -> Any:
@@ -271,6 +317,19 @@ class ResponseSchema(ma.Schema):
             except (AttributeError, KeyError):
                 pass
         return super().dump(obj, many=many)
+
+    def dump_json(self, obj: Any) -> str | None:
+        """``encode_json(self.dump(obj))`` written directly, or ``None`` where :meth:`dump`
+        would not take its one pass."""
+        try:
+            if type(obj) is dict:
+                if self._json_dict is not None:
+                    return self._json_dict(obj)  # type: ignore[no-any-return]
+            elif self._json_object is not None and not hasattr(obj, "__getitem__"):
+                return self._json_object(obj)  # type: ignore[no-any-return]
+        except (AttributeError, KeyError):
+            pass
+        return None
 
 
 # --- house rulesets ------------------------------------------------------------------------
@@ -519,6 +578,15 @@ class MeldSchema(ma.Schema):
 #: Python properties, and these look-ups hash in C.
 _SUIT_TEXTS = {suit: str(suit.value) for suit in Suit}
 _RANK_TEXTS = {rank: str(rank.symbol) for rank in Rank}
+_SUIT_JSON = {suit: json_string(text) for suit, text in _SUIT_TEXTS.items()}
+_RANK_JSON = {rank: json_string(text) for rank, text in _RANK_TEXTS.items()}
+
+
+def _wild_json(wild: Any) -> str:
+    index, stands_for = wild.index, wild.stands_for
+    if index.__class__ is int and stands_for.__class__ is str:
+        return f'{{"index":{index!r},"stands_for":{json_string(stands_for)}}}'
+    return encode_json({"index": index, "stands_for": stands_for})
 
 
 class MeldField(fields.Nested):
@@ -545,6 +613,20 @@ class MeldField(fields.Nested):
             "wilds": [{"index": w.index, "stands_for": w.stands_for} for w in meld.wilds],
         }
 
+    def write_json(self, meld: Any) -> str:
+        """``encode_json(self._serialize(meld, ...))``, written directly."""
+        if meld is None:
+            return "null"
+        suit, rank, kind = meld.suit, meld.rank, meld.type
+        wilds = meld.wilds
+        return (
+            f'{{"type":{json_string(kind) if kind.__class__ is str else encode_json(kind)},'
+            f'"suit":{"null" if suit is None else _SUIT_JSON[suit]},'
+            f'"rank":{"null" if rank is None else _RANK_JSON[rank]},'
+            f'"cards":{card_list_json(meld.cards)},'
+            f'"wilds":{"[" + ",".join([_wild_json(w) for w in wilds]) + "]" if wilds else "[]"}}}'
+        )
+
 
 class ViolationField(fields.Nested):
     """``Nested(ViolationSchema)``, written by the engine's own ``Violation.as_dict()``."""
@@ -554,6 +636,10 @@ class ViolationField(fields.Nested):
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]  # marshmallow renames the parameter
         return None if nested_obj is None else nested_obj.as_dict()
+
+    def write_json(self, violation: Any) -> str:
+        """``encode_json(self._serialize(violation, ...))``."""
+        return "null" if violation is None else encode_json(violation.as_dict())
 
 
 class ContractField(fields.Nested):
@@ -565,30 +651,44 @@ class ContractField(fields.Nested):
         super().__init__(ContractSchema, **kwargs)
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]  # marshmallow renames the parameter
-        contract = nested_obj
-        if contract is None:
-            return None
-        return {
-            "melds": [{"type": spec.type, "min": spec.min} for spec in contract.melds],
-            "text": _contract_text(contract),
-        }
+        return None if nested_obj is None else _contract_dict(nested_obj)
+
+    def write_json(self, contract: Contract | None) -> str:
+        """``encode_json(self._serialize(contract, ...))``, encoded once per contract."""
+        return "null" if contract is None else _contract_json(contract)
 
 
-#: Contract texts by the contract's identity. Each entry holds its contract, so that no other
-#: object can have its id while it is here; a house ruleset's contracts are new objects each
-#: time, hence the bound. (An lru_cache would hash the contract, field by field in Python.)
-_CONTRACT_TEXTS: dict[int, tuple[Contract, str]] = {}
+def _contract_dict(contract: Contract) -> dict[str, Any]:
+    return {
+        "melds": [{"type": spec.type, "min": spec.min} for spec in contract.melds],
+        "text": _contract_text(contract),
+    }
 
 
-def _contract_text(contract: Contract) -> str:
-    known = _CONTRACT_TEXTS.get(id(contract))
-    if known is not None and known[0] is contract:
-        return known[1]
-    text = contract.text
-    if len(_CONTRACT_TEXTS) >= 256:
-        _CONTRACT_TEXTS.clear()
-    _CONTRACT_TEXTS[id(contract)] = (contract, text)
-    return text
+class _PerContract:
+    """A value computed once per contract: kept by the contract's identity, each entry holding
+    its contract so that no other object can have its id while it is kept. Bounded, since a
+    house ruleset's contracts are new objects each time. (An lru_cache would hash contracts,
+    field by field in Python, at about the cost of computing the value again.)"""
+
+    def __init__(self, compute: Callable[[Contract], str]) -> None:
+        self.compute = compute
+        self.known: dict[int, tuple[Contract, str]] = {}
+
+    def __call__(self, contract: Contract) -> str:
+        known = self.known.get(id(contract))
+        if known is not None and known[0] is contract:
+            return known[1]
+        value = self.compute(contract)
+        if len(self.known) >= 256:
+            self.known.clear()
+        self.known[id(contract)] = (contract, value)
+        return value
+
+
+#: The engine composes a contract's text anew each time it is asked.
+_contract_text = _PerContract(lambda contract: contract.text)
+_contract_json = _PerContract(lambda contract: encode_json(_contract_dict(contract)))
 
 
 def _violations() -> fields.List[Any]:

@@ -1,9 +1,10 @@
 """The checks' fast paths answer exactly what marshmallow answers.
 
-Request bodies are loaded, and verdicts dumped, in one pass over functions the schemas compile
-(``RequestSchema``, ``ResponseSchema``), and cards are read and written through tables. Here
-every request of a corpus — valid bodies and broken ones — is answered twice, once with the
-fast paths and once by marshmallow alone, and the two answers must be the same bytes.
+Request bodies are loaded, and verdicts dumped or written as JSON text, in one pass over
+functions the schemas compile (``RequestSchema``, ``ResponseSchema``), and cards are read and
+written through tables. Here every request of a corpus — valid bodies and broken ones — is
+answered twice, once with the fast paths and once by marshmallow and flask.jsonify alone, and
+the two answers must be the same bytes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import marshmallow as ma
 import pytest
 from flask import Flask
+from werkzeug.test import TestResponse
 
 from api.fields import CARD_PATTERN, CARDS, card_texts
 from api.schemas import RequestSchema, ResponseSchema
@@ -139,15 +141,42 @@ def test_answers_are_marshmallows(app: Flask, monkeypatch: pytest.MonkeyPatch) -
                 assert client.post("/v1/checks/contract", json=body).status_code == 200
         assert slow_calls == []
 
+    _marshmallow_only(monkeypatch)
+    for (path, body), answer in zip(corpus, fast, strict=True):
+        assert _same(answer, client.post(path, json=body)), (path, body)
+
+
+def _marshmallow_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(RequestSchema, "load", ma.Schema.load)
     monkeypatch.setattr(ResponseSchema, "dump", ma.Schema.dump)
+    monkeypatch.setattr(ResponseSchema, "dump_json", lambda self, obj: None)
+
+
+def _same(answer: TestResponse, expected: TestResponse) -> bool:
+    return (answer.status_code, answer.headers, answer.get_data()) == (
+        expected.status_code,
+        expected.headers,
+        expected.get_data(),
+    )
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [{"compact": False}, {"sort_keys": True}, {"ensure_ascii": False}, {"debug": True}],
+    ids=lambda setting: next(iter(setting)),
+)
+def test_json_is_written_directly_only_as_jsonify_writes_it(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, setting: dict[str, bool]
+) -> None:
+    """Pretty, sorted or unescaped JSON is flask.jsonify's: the verdict is dumped for it."""
+    for name, value in setting.items():
+        monkeypatch.setattr(app if name == "debug" else app.json, name, value)
+    client = app.test_client()
+    corpus = [(path, body) for path, body in _corpus()][::40]
+    fast = [client.post(path, json=body) for path, body in corpus]
+    _marshmallow_only(monkeypatch)
     for (path, body), answer in zip(corpus, fast, strict=True):
-        expected = client.post(path, json=body)
-        assert (answer.status_code, answer.content_type, answer.get_data()) == (
-            expected.status_code,
-            expected.content_type,
-            expected.get_data(),
-        ), (path, body)
+        assert _same(answer, client.post(path, json=body)), (path, body)
 
 
 def test_card_table_is_the_pattern() -> None:

@@ -1,10 +1,12 @@
-"""The fast verdict fields write exactly what the schemas they stand for would write."""
+"""The fast verdict fields write exactly what the schemas they stand for would write, as data
+and as JSON text."""
 
 from __future__ import annotations
 
 import pytest
 
 import rules
+from api.fields import encode_json
 from api.schemas import (
     ContractField,
     ContractSchema,
@@ -34,14 +36,17 @@ MELDS = [
 def test_meld_and_violations(ruleset: str, cards: list[str]) -> None:
     meld = rules.check_meld(rules.find_ruleset(ruleset), rules.parse_cards(cards), players=3)
     assert MeldField()._serialize(meld, None, None) == MeldSchema().dump(meld)
+    assert MeldField().write_json(meld) == encode_json(MeldSchema().dump(meld))
     for violation in meld.violations:
-        assert ViolationField()._serialize(violation, None, None) == ViolationSchema().dump(
-            violation
-        )
+        dumped = ViolationSchema().dump(violation)
+        assert ViolationField()._serialize(violation, None, None) == dumped
+        assert ViolationField().write_json(violation) == encode_json(dumped)
 
 
 @pytest.mark.parametrize("ruleset", ["liverpool", "liverpool-9", "shanghai", "contract-rummy"])
 def test_contract(ruleset: str) -> None:
     for spec in rules.find_ruleset(ruleset).rounds:
         contract = spec.contract
-        assert ContractField()._serialize(contract, None, None) == ContractSchema().dump(contract)
+        dumped = ContractSchema().dump(contract)
+        assert ContractField()._serialize(contract, None, None) == dumped
+        assert ContractField().write_json(contract) == encode_json(dumped)

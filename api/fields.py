@@ -48,19 +48,18 @@ def _spellings() -> dict[str, Card]:
 CARDS: dict[str, Card] = _spellings()
 _CARD_OF_TEXT = CARDS.__getitem__
 
-#: The canonical text of each card in :data:`CARDS`, by the card object's identity. Loaded
-#: cards are those objects, and verdicts hand them back, so writing one is a look-up too. The
-#: objects live as long as CARDS does, so an id found here is theirs; other cards are str()-ed.
-_TEXT_BY_ID: dict[int, str] = {id(card): str(card) for card in CARDS.values()}
-_TEXT_OF_ID = _TEXT_BY_ID.__getitem__
+#: The canonical text of each card: writing one is a look-up too (a card hashes by identity,
+#: in C). Anything else handed to a card field is str()-ed, as marshmallow would.
+_TEXT_OF_CARD: dict[Card, str] = {card: str(card) for card in CARDS.values()}
+_TEXT_OF = _TEXT_OF_CARD.__getitem__
 
 
 def card_texts(cards: Sequence[Card]) -> list[str]:
     """``[str(card) for card in cards]``, without a line of Python per card."""
     try:
-        return list(map(_TEXT_OF_ID, map(id, cards)))
-    except KeyError:  # a card the engine made itself
-        return [_TEXT_BY_ID.get(id(card)) or str(card) for card in cards]
+        return list(map(_TEXT_OF, cards))
+    except (KeyError, TypeError):  # not a card
+        return [_TEXT_OF_CARD.get(card) or str(card) for card in cards]
 
 
 # --- JSON written directly -----------------------------------------------------------------
@@ -71,15 +70,15 @@ encode_json = json.JSONEncoder(separators=(",", ":"), default=DefaultJSONProvide
 #: A str as a JSON string, escaped as ``encode_json`` escapes it (the same C function).
 json_string = encode_basestring_ascii
 
-_JSON_BY_ID: dict[int, str] = {key: json_string(text) for key, text in _TEXT_BY_ID.items()}
-_JSON_OF_ID = _JSON_BY_ID.__getitem__
+_JSON_OF_CARD: dict[Card, str] = {card: json_string(text) for card, text in _TEXT_OF_CARD.items()}
+_JSON_OF = _JSON_OF_CARD.__getitem__
 
 
 def card_list_json(cards: Sequence[Card]) -> str:
     """``encode_json(card_texts(cards))``, from the cards' JSON strings, written once."""
     try:
-        return "[" + ",".join(map(_JSON_OF_ID, map(id, cards))) + "]"
-    except KeyError:  # a card the engine made itself
+        return "[" + ",".join(map(_JSON_OF, cards)) + "]"
+    except (KeyError, TypeError):  # not a card
         return encode_json(card_texts(cards))
 
 
@@ -151,13 +150,13 @@ class CardField(fields.Field[Card]):
         return card
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
-        return None if value is None else _TEXT_BY_ID.get(id(value)) or str(value)
+        return None if value is None else _TEXT_OF_CARD.get(value) or str(value)
 
     def write_json(self, value: Any) -> str:
         """``encode_json(self._serialize(value, ...))``."""
         if value is None:
             return "null"
-        return _JSON_BY_ID.get(id(value)) or json_string(str(value))
+        return _JSON_OF_CARD.get(value) or json_string(str(value))
 
 
 class CardList(fields.List[Card]):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from rules.errors import CardNotationError
@@ -83,9 +82,13 @@ _SUIT_BY_SYMBOL = {suit.value: suit for suit in Suit} | {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class Card:
     """One card: a rank and a suit, or a joker (neither).
+
+    A table only ever holds 53 distinct cards, so each exists once: ``Card(rank, suit)``
+    answers the one card of that rank and suit, and two cards are equal when they are the
+    same object. Counting cards in hands and melds, which every check does, then hashes and
+    compares them in C, at the cost of nothing but a look-up when a card is made.
 
     >>> Card.parse("10h")
     Card.parse('10H')
@@ -93,14 +96,43 @@ class Card:
     '10H'
     >>> Card.parse("jk").is_joker
     True
+    >>> Card(Rank.TEN, Suit.HEARTS) is Card.parse("10H")
+    True
     """
 
+    __slots__ = ("rank", "suit")
     rank: Rank | None
     suit: Suit | None
 
-    def __post_init__(self) -> None:
-        if (self.rank is None) != (self.suit is None):
-            raise CardNotationError(f"a card needs both a rank and a suit, or neither: {self!r}")
+    def __new__(cls, rank: Rank | None, suit: Suit | None) -> Card:
+        try:
+            return _CARDS[rank, suit]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable rank or suit
+            raise CardNotationError(f"not a card: rank {rank!r}, suit {suit!r}") from None
+        if (rank is None) != (suit is None):
+            raise CardNotationError(
+                f"a card needs both a rank and a suit, or neither: rank {rank!r}, suit {suit!r}"
+            )
+        raise CardNotationError(f"not a card: rank {rank!r}, suit {suit!r}")
+
+    @classmethod
+    def _make(cls, rank: Rank | None, suit: Suit | None) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a card cannot be changed: cannot set {name!r} of {self!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a card cannot be changed: cannot delete {name!r} of {self!r}")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank | None, Suit | None]]:
+        # Pickled and copied cards come back through Card(), as the one card they are.
+        return Card, (self.rank, self.suit)
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -126,7 +158,13 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-JOKER = Card(None, None)
+#: The 53 cards, by rank and suit (``Rank`` and ``Suit`` hash and compare as their values, so
+#: ``Card(1, "S")`` is the ace of spades too).
+_CARDS: dict[tuple[Rank | None, Suit | None], Card] = {
+    (rank, suit): Card._make(rank, suit) for rank in Rank for suit in Suit
+}
+_CARDS[None, None] = Card._make(None, None)
+JOKER = _CARDS[None, None]
 
 
 @lru_cache(maxsize=1024)
@@ -157,4 +195,4 @@ def format_cards(cards: Iterable[Card]) -> list[str]:
 
 
 #: Every distinct card of one deck, jokers aside, in rank then suit order.
-DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
+DECK: tuple[Card, ...] = tuple(card for card in _CARDS.values() if card is not JOKER)

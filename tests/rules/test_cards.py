@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
+import copy
+import pickle
 from collections import Counter
 
 import pytest
@@ -108,8 +109,39 @@ def test_cards_are_values_usable_in_counters_and_sets() -> None:
 
 def test_cards_are_immutable() -> None:
     card = Card.parse("QS")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError, match="cannot be changed"):
         card.rank = Rank.KING  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        del card.suit
+    assert card == Card.parse("QS")
+
+
+def test_each_card_exists_once() -> None:
+    # Equal cards are one object, however they were made: parsed in any spelling, built from
+    # a rank and a suit (or their values), copied or pickled.
+    queen = Card.parse("QS")
+    assert Card(Rank.QUEEN, Suit.SPADES) is queen
+    assert Card(12, "S") is queen  # type: ignore[arg-type]
+    assert Card.parse("q♠") is queen
+    assert copy.copy(queen) is queen
+    assert copy.deepcopy([queen])[0] is queen
+    assert pickle.loads(pickle.dumps(queen)) is queen
+    assert pickle.loads(pickle.dumps(rules.JOKER)) is rules.JOKER
+    assert Card(None, None) is rules.JOKER
+    assert len({id(card) for card in rules.DECK}) == 52
+
+
+@pytest.mark.parametrize(
+    ("rank", "suit"),
+    [(Rank.ACE, None), (None, Suit.SPADES), (0, "S"), (Rank.ACE, "X"), ([1], "S"), ("A", "S")],
+)
+def test_a_card_of_no_rank_or_suit_raises_a_value_error_quoting_them(
+    rank: object, suit: object
+) -> None:
+    with pytest.raises(rules.CardNotationError) as raised:
+        Card(rank, suit)  # type: ignore[arg-type]
+    assert isinstance(raised.value, ValueError)
+    assert repr(rank) in str(raised.value) and repr(suit) in str(raised.value)
 
 
 def test_parse_cards_and_format_cards_round_trip_in_order() -> None:

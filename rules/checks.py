@@ -279,11 +279,17 @@ def _can_go_out(ruleset: Ruleset, spec: RoundSpec, remaining: int) -> bool:
     return remaining == (1 if spec.discard_to_go_out else 0)
 
 
-def _check_copies(cards: Counter[Card], decks: int, jokers: int) -> Iterable[Violation]:
+def _check_copies(cards: Counter[Card], decks: int, jokers: int) -> list[Violation]:
+    if max(cards.values(), default=0) <= min(decks, jokers):  # the usual case, counted in C
+        return []
+    found = []
     for card, count in cards.items():
-        limit = jokers if card.is_joker else decks
+        limit = jokers if card.rank is None else decks
         if count > limit:
-            yield Violation("too_many_copies", {"count": count, "limit": limit}, card=str(card))
+            found.append(
+                Violation("too_many_copies", {"count": count, "limit": limit}, card=str(card))
+            )
+    return found
 
 
 def check_meld(

@@ -29,6 +29,9 @@ def suit_name(suit: Suit | None) -> str:
 
 
 _RANK_AT: tuple[Rank, ...] = (Rank.KING, *Rank, Rank.ACE)  # index 0 is never a run value
+#: An enum member looked up on its class costs a Python-level descriptor call in 3.11; the
+#: readers below test every natural card against the ace.
+_ACE = Rank.ACE
 
 
 def rank_of(value: int) -> Rank:
@@ -183,19 +186,24 @@ _Reading = tuple[int, int]
 
 def _readings(naturals: list[tuple[int, Rank]], ace_values: tuple[int, ...]) -> list[_Reading]:
     """Every way the naturals' positions fit one run, for each value the ace may take."""
-    if not any(rank is Rank.ACE for _, rank in naturals):
-        # Without a natural ace its value changes nothing: one reading or none.
+    for _, rank in naturals:
+        if rank is _ACE:
+            break
+    else:
+        # Without a natural ace its value changes nothing: one reading or none. (A rank is an
+        # int, so it is a run value as it is.)
         first_index, first_value = naturals[0]
         if len(naturals) == 1:
-            return [(int(first_value) - first_index, 1)]
+            return [(first_value - first_index, 1)]
         step = -1 if naturals[1][1] < first_value else 1
-        start = int(first_value) - step * first_index
-        if all(r == start + step * i for i, r in naturals):
-            return [(start, step)]
-        return []
+        start = first_value - step * first_index
+        for i, r in naturals:
+            if r != start + step * i:
+                return []
+        return [(start, step)]
     found = []
     for ace in ace_values:
-        values = [(i, ace if r is Rank.ACE else int(r)) for i, r in naturals]
+        values = [(i, ace if r is _ACE else int(r)) for i, r in naturals]
         step = -1 if len(values) >= 2 and values[1][1] < values[0][1] else 1
         start = values[0][1] - step * values[0][0]
         if all(v == start + step * i for i, v in values):
@@ -245,9 +253,12 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
                 lowest <= low
                 and high <= highest
                 and high - low <= 12  # 13 ranks at most: never an ace at both ends
-                and not any(
-                    low <= int(rank) <= high or (rank is Rank.ACE and high == HIGH_ACE)
-                    for rank in dead
+                and not (
+                    dead
+                    and any(
+                        low <= int(rank) <= high or (rank is _ACE and high == HIGH_ACE)
+                        for rank in dead
+                    )
                 )
             ):
                 reading = (start, step)
@@ -256,7 +267,7 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
             violations.append(_why_not_a_run(naturals, cards, ruleset, allowed, length, set(dead)))
     if wild_limits:
         reason = _wild_limit_reason(ruleset, "run", len(naturals), len(wild_at))
-        if not reason and naturals:
+        if not reason and naturals and wild_at:  # the limits below count wild cards
             reason = _run_wild_limits(ruleset, naturals, wild_at, length)
         if reason:
             violations.append(Violation("too_many_wilds", {"type": "run", "detail": reason}))

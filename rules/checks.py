@@ -8,7 +8,6 @@ does not exist) raises, and then with a :class:`~rules.errors.RulesError`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -28,6 +27,7 @@ from rules.melds import (
     suit_name,
 )
 from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset
+from rules.values import quick_init
 from rules.violations import Violation
 
 ContractDown = Literal["no", "this_turn", "earlier_turn"]
@@ -40,6 +40,7 @@ _READERS = {"set": read_set, "run": read_run}
 # --- the contract ---------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ContractVerdict:
     valid: bool
@@ -92,12 +93,12 @@ def check_contract(
     if len(runs) > 1 and (not ruleset.runs_may_touch or ruleset.same_suit_run_gap):
         violations.extend(_check_run_spacing(ruleset, readings, runs))
 
-    melded: Counter[Card] = Counter(chain.from_iterable(melds))
+    melded = count_cards(chain.from_iterable(melds))
     remaining: tuple[Card, ...] | None = None
     goes_out: bool | None = None
     counted = melded
     if hand is not None:
-        held = Counter(hand)
+        held = count_cards(hand)
         left = dict(held)
         for card, count in melded.items():
             have = left.get(card, 0)
@@ -116,7 +117,7 @@ def check_contract(
         violations.extend(_check_going_out(ruleset, spec, remaining))
         counted = held
         for card, count in melded.items():
-            if count > held[card]:
+            if count > held.get(card, 0):
                 held[card] = count
     violations.extend(_check_copies(counted, table.decks, table.jokers))
 
@@ -279,7 +280,18 @@ def _can_go_out(ruleset: Ruleset, spec: RoundSpec, remaining: int) -> bool:
     return remaining == (1 if spec.discard_to_go_out else 0)
 
 
-def _check_copies(cards: Counter[Card], decks: int, jokers: int) -> list[Violation]:
+def count_cards(cards: Iterable[Card]) -> dict[Card, int]:
+    """How many of each card: ``dict(Counter(cards))``, without Counter's Python-level
+    ``__init__`` and its test of the argument against ``Mapping`` (most of its cost, for the
+    dozen cards of a hand)."""
+    counts: dict[Card, int] = {}
+    get = counts.get
+    for card in cards:
+        counts[card] = get(card, 0) + 1
+    return counts
+
+
+def _check_copies(cards: Mapping[Card, int], decks: int, jokers: int) -> list[Violation]:
     if max(cards.values(), default=0) <= min(decks, jokers):  # the usual case, counted in C
         return []
     found = []
@@ -301,7 +313,7 @@ def check_meld(
     """One meld on its own, by the ruleset's minima and wild-card limits."""
     meld = read_meld(cards, ruleset, meld_type)
     table = ruleset.table(players)
-    extra = tuple(_check_copies(Counter(cards), table.decks, table.jokers))
+    extra = tuple(_check_copies(count_cards(cards), table.decks, table.jokers))
     if extra:
         meld = _with(meld, extra)
     return meld
@@ -324,6 +336,7 @@ def _with(meld: Meld, violations: Iterable[Violation]) -> Meld:
 # --- lay-offs -------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LayoffVerdict:
     valid: bool
@@ -386,7 +399,7 @@ def check_layoff(
     if not placing:
         violations.extend(result.violations)
     size = ruleset.table(players)
-    violations.extend(_check_copies(Counter(result_cards), size.decks, size.jokers))
+    violations.extend(_check_copies(count_cards(result_cards), size.decks, size.jokers))
     return LayoffVerdict(not violations, result, tuple(violations))
 
 
@@ -521,6 +534,7 @@ def _place(rank: Rank, low: int, high: int, lowest: int, highest: int) -> int | 
 Obligation = Literal["own_meld_now", "table_this_turn", "hand"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SwapVerdict:
     valid: bool
@@ -618,12 +632,14 @@ def check_joker_swap(
 # --- buying ----------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Refusal:
     seat: int
     violation: Violation
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BuyVerdict:
     winner: int | None
@@ -705,6 +721,7 @@ def check_buy(
 # --- penalties -------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Penalty:
     total: int

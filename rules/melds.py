@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from rules.cards import Card, Rank, Suit
 from rules.ruleset import MeldType, Ruleset
+from rules.values import quick_init
 from rules.violations import Violation
 
 LOW_ACE, HIGH_ACE = 1, 14
@@ -48,6 +49,7 @@ def _majority(items: Sequence[_T]) -> _T:
     return max(items, key=items.count)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Wild:
     """A wild card of a meld: its index in table order and what it stands for."""
@@ -57,6 +59,7 @@ class Wild:
     stands_for: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A meld as the referee reads it, legal or not."""
@@ -140,11 +143,13 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     violations: list[Violation] = []
     wild_at: list[int] = []
     ranks: list[Rank] = []
+    wild_ranks = ruleset.wild_ranks
     for index, card in enumerate(cards):
-        if ruleset.is_wild(card):
+        natural = card.rank
+        if natural is None or natural in wild_ranks:  # ruleset.is_wild, less a call per card
             wild_at.append(index)
         else:
-            ranks.append(card.rank)  # type: ignore[arg-type]
+            ranks.append(natural)
     rank = ranks[0] if ranks else None
     if rank is not None and ranks.count(rank) != len(ranks):
         rank = _majority(ranks)
@@ -162,12 +167,13 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         if reason:
             violations.append(Violation("too_many_wilds", {"type": "set", "detail": reason}))
     stands_for = rank.symbol if rank is not None else "?"
+    # Positional, and lists rather than generators: the cheapest way to make these values.
     return Meld(
-        type="set",
-        cards=tuple(cards),
-        wilds=tuple(Wild(index, stands_for) for index in wild_at),
-        violations=tuple(violations),
-        rank=rank,
+        "set",
+        tuple(cards),
+        tuple([Wild(index, stands_for) for index in wild_at]) if wild_at else (),
+        tuple(violations),
+        rank,
     )
 
 
@@ -276,15 +282,17 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         start, step = reading
         end = start + step * (length - 1)
         names = _CARD_AT[suit]
+        low, high = (start, end) if step > 0 else (end, start)
         return Meld(
-            type="run",
-            cards=tuple(cards),
-            wilds=tuple(Wild(i, names[start + step * i]) for i in wild_at),
-            violations=tuple(violations),
-            suit=suit,
-            low=min(start, end),
-            high=max(start, end),
-            descending=step < 0,
+            "run",
+            tuple(cards),
+            tuple([Wild(i, names[start + step * i]) for i in wild_at]) if wild_at else (),
+            tuple(violations),
+            None,
+            suit,
+            low,
+            high,
+            step < 0,
         )
     return Meld(
         type="run",
@@ -300,7 +308,7 @@ def _run_wild_limits(
 ) -> str:
     if ruleset.wilds_outside_span is not None:
         first, last = naturals[0][0], naturals[-1][0]
-        outside = sum(1 for i in wild_at if i < first or i > last)
+        outside = len([i for i in wild_at if i < first or i > last])
         if outside > ruleset.wilds_outside_span:
             return (
                 f"{outside} wild cards lie outside the naturals; at most"

@@ -336,15 +336,18 @@ class Ruleset:
                     problems.append((name, f"{name} is set but joker swaps are not allowed"))
         elif not (self.swap_from_sets or self.swap_from_runs) and "swaps" in given:
             problems.append(("swaps", "swaps are allowed but from neither sets nor runs"))
-        if "set_min" in given or "run_min" in given:
+        if given & {"set_min", "run_min", "rounds"}:
+            # A contract meld shorter than any meld may be: misleading at best, and never
+            # layable where the round asks for exactly its minimum.
             for spec in self.rounds:
-                for meld in spec.contract.melds:
-                    if meld.min < (self.set_min if meld.type == "set" else self.run_min):
+                for meld in dict.fromkeys(spec.contract.melds):  # each kind of meld once
+                    least = self.set_min if meld.type == "set" else self.run_min
+                    if meld.min < least:
                         problems.append(
                             (
                                 "rounds",
                                 f"round {spec.number} asks for a {meld.text}, shorter"
-                                f" than the {meld.type} minimum",
+                                f" than the {meld.type} minimum of {least}",
                             )
                         )
         if problems:

@@ -482,6 +482,16 @@ def test_fixed_hand_last_contract_of_six_as_a_house_rule() -> None:
         ("progressive-no-buy", {"buy_penalty_cards": 2}, "options.buy_penalty_cards"),
         ("progressive", {"swap_timing": "any"}, "options.swap_timing"),
         ("liverpool", {"set_min_naturals": 4}, "options.set_min_naturals"),
+        ("liverpool", {"run_min": 5}, "options.rounds"),
+        # A round's contract meld may not be shorter than any meld may be (RULES §1: a set is
+        # "3 or more cards of one rank", a run "4 or more cards of one suit").
+        ("liverpool", {"rounds": [{"contract": "1 run of 3", "hand_size": 10}]}, "options.rounds"),
+        ("liverpool", {"rounds": [{"contract": "2 sets of 2", "hand_size": 7}]}, "options.rounds"),
+        (
+            "liverpool",
+            {"rounds": [{"contract": "1 run of 3", "hand_size": 10, "exact_minimum": True}]},
+            "options.rounds",
+        ),
     ],
 )
 def test_unknown_or_inconsistent_options_raise_with_a_field(

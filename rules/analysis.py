@@ -27,11 +27,12 @@ Steps 1-4 enumerate every arrangement without such wild cards.
 
 What keeps it fast: optimistic bounds at each step (gaps against wild cards, cards not held,
 the least penalty that could be left) prune what cannot beat the best arrangement found;
-windows holding the most are tried first; and the search stops at once on an arrangement
-nothing could beat. Two dominance rules hold where a set takes any number of wild cards: a
-wild card at the end of a run longer than its minimum might as well lie in that set (so such
-windows are never searched), and every sharing of contested copies lays the same cards (so
-the first that works settles it).
+windows holding the most are tried first; the search stops at once on an arrangement
+nothing could beat; and a hand's windows are worked out once, each made into a run of the
+search only at the first budget that could use it. Two dominance rules hold where a set
+takes any number of wild cards: a wild card at the end of a run longer than its minimum
+might as well lie in that set (so such windows are never searched), and every sharing of
+contested copies lays the same cards (so the first that works settles it).
 
 The three questions are three searches over the same steps: laying (the best arrangement,
 going-out rules included); ``closest`` (deepening on the number of cards not held, going-out
@@ -155,6 +156,14 @@ def _option_number(run: _Run) -> int:
     return run.option
 
 
+#: A run window in one suit: suit, low, high, length, cards, positions only a wild card can
+#: fill, and the positions a natural can.
+_Shape = tuple[int, int, int, int, tuple[int, ...], int, int]
+#: A window of a hand: its number among the spec's shapes, suit, low, high, length, cards,
+#: held positions, forced ones.
+_Window = tuple[int, int, int, int, int, tuple[int, ...], int, int]
+
+
 def _bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
@@ -244,6 +253,9 @@ class _Rules:
                     found.append((low, high))
             windows.append(tuple(found))
         self.windows = tuple(windows)
+        self.shapes = self._shapes()
+        #: The length of each run spec's shortest window (0: none).
+        self.shortest = tuple(min((h - lo + 1 for lo, h in w), default=0) for w in windows)
         self.count_cap: dict[int, int] = {}
         for length in range(1, 15):
             cap = length - self.run_nat
@@ -256,6 +268,29 @@ class _Rules:
         # work one out twice.
         self._w_cap: dict[tuple[int, int, int], int] = {}
         self._subs: dict[tuple[int, int, int], list[int | None]] = {}
+
+    def _shapes(self) -> tuple[tuple[_Shape, ...], ...]:
+        """Each run spec's windows in every suit, with their cards: the same for every hand.
+
+        Specs of one minimum share one tuple, so that a hand reads their windows once.
+        """
+        by_windows: dict[tuple[tuple[int, int], ...], tuple[_Shape, ...]] = {}
+        shapes = []
+        for windows in self.windows:
+            found = by_windows.get(windows)
+            if found is None:
+                found = tuple(
+                    self._shape(suit, low, high) for suit in range(4) for low, high in windows
+                )
+                by_windows[windows] = found
+            shapes.append(found)
+        return tuple(shapes)
+
+    def _shape(self, suit: int, low: int, high: int) -> _Shape:
+        length = high - low + 1
+        idxs = tuple(_index(suit, v) for v in range(low, high + 1))
+        forced = sum(1 << p for p in range(length) if self.wild_value[low + p])
+        return (suit, low, high, length, idxs, forced, ((1 << length) - 1) & ~forced)
 
     # -- runs --
 
@@ -421,6 +456,7 @@ def _rules(ruleset: Ruleset, number: int) -> _Rules:
 class _Run:
     """A run window of the search: suit, values, and which positions hold what."""
 
+    #: Where the search tries it among the spec's windows (increasing; see ``_Search._run``).
     option: int
     suit: int
     low: int
@@ -439,6 +475,21 @@ class _Run:
     spec: int = 0
     #: The cards at the held positions.
     held_idxs: tuple[int, ...] = ()
+    #: What the cards at the held positions cost.
+    points: int = 0
+    #: Closest and needs: cards not held it lacks with every wild card of the hand (needs:
+    #: and one more) in its gaps; no search of a smaller budget can use it.
+    need: int = 0
+
+
+@dataclass(slots=True)
+class _Candidates:
+    """Closest and needs: the runs made so far of a hand's windows (see ``_candidates``)."""
+
+    #: Each run spec's, by option number.
+    runs: list[list[_Run]]
+    #: Windows with up to this many gaps are made.
+    fill: int = -1
 
 
 @dataclass(slots=True)
@@ -516,9 +567,8 @@ class _Search:
         self.rank_counts = [0] * 14
         for i, c in enumerate(counts):
             self.rank_counts[i % 13 + 1] += c
-        self._windows_cache: (
-            list[list[tuple[int, int, int, int, tuple[int, ...], int, int]]] | None
-        ) = None
+        self._windows_cache: list[list[list[_Window]]] | None = None
+        self._candidates_cache: dict[str, _Candidates] = {}
 
     def whole_hand_possible(self) -> bool:
         """Whole-hand rounds: could every natural find a meld at all? (Adding cards never helps.)
@@ -565,68 +615,159 @@ class _Search:
 
     # -- phase 1: run windows --
 
-    def _window_data(self) -> list[list[tuple[int, int, int, int, tuple[int, ...], int, int]]]:
-        """Every window of every run spec in every suit holding a natural: worked out once."""
+    def _window_data(self) -> list[list[list[_Window]]]:
+        """Each run spec's windows in every suit, by their number of gaps: worked out once.
+
+        Those holding a natural, and, for closest and needs, runs of cards not held at all.
+        Those only at their shortest: such a run only grows by cards not held or by wild
+        cards, so its shortest length lacks the fewest. Every card of it can still be drawn
+        (the hand holds none of them).
+        """
         if self._windows_cache is not None:
             return self._windows_cache
         rules = self.rules
         counts = self.counts
+        # Run values the hand holds, a bit each, by suit (the ace at both ends).
+        values = [0] * 4
+        for idx in range(52):
+            if counts[idx]:
+                suit, rank = divmod(idx, 13)
+                values[suit] |= (1 << (rank + 1)) | ((1 << _HIGH_ACE) if rank == 0 else 0)
+        # Specs of one minimum share their shapes, and so their windows.
+        by_shapes: dict[int, list[list[_Window]]] = {}
         data = []
-        for windows in rules.windows:
-            found = []
-            for suit in range(4):
-                base = suit * 13
-                for low, high in windows:
-                    length = high - low + 1
-                    idxs = tuple(
-                        base + (0 if v == _HIGH_ACE else v - 1) for v in range(low, high + 1)
-                    )
-                    held = forced = 0
-                    for p in range(length):
-                        if rules.wild_value[low + p]:
-                            forced |= 1 << p
-                        elif counts[idxs[p]]:
-                            held |= 1 << p
-                    if held:
-                        found.append((suit, low, high, length, idxs, held, forced))
-            data.append(found)
+        for shapes, shortest in zip(rules.shapes, rules.shortest, strict=True):
+            by_fill = by_shapes.get(id(shapes))
+            if by_fill is None:
+                by_fill = [[] for _ in range(_HIGH_ACE + 1)]
+                for number, (suit, low, high, length, idxs, forced, open_) in enumerate(shapes):
+                    held = (values[suit] >> low) & open_
+                    if held or length == shortest:
+                        by_fill[length - held.bit_count()].append(
+                            (number, suit, low, high, length, idxs, held, forced)
+                        )
+                by_shapes[id(shapes)] = by_fill
+            data.append(by_fill)
         self._windows_cache = data
         return data
 
     def run_options(self, mode: str, budget: int) -> list[list[_Run]]:
+        """Each run spec's windows a search may use, in the order it tries them."""
+        if mode == _OPT:
+            return self._laying_options()
+        # Closest and needs: a window needing more cards not held than the budget, even with
+        # every wild card of the hand in its gaps, fits no arrangement within it.
+        return [
+            [run for run in runs if run.need <= budget] for runs in self._candidates(mode, budget)
+        ]
+
+    def _laying_options(self) -> list[list[_Run]]:
         rules = self.rules
         options: list[list[_Run]] = []
-        for spec_i, windows in enumerate(self._window_data()):
+        for spec_i, by_fill in enumerate(self._window_data()):
             found: list[_Run] = []
-            for suit, low, high, length, idxs, held, forced in windows:
-                fill = length - held.bit_count()
-                if mode == _OPT:
-                    if fill > self.wilds or not rules.run_ok(length, held):
+            # More gaps than wild cards: never laid.
+            for windows in by_fill[: self.wilds + 1]:
+                for window in windows:
+                    _, _, low, high, length, _, held, _ = window
+                    # (A window holding nothing is never legal.)
+                    if not rules.run_ok(length, held):
                         continue
                     if rules.absorbing and self._end_wild_needless(spec_i, low, high, held):
                         continue
-                    found.append(_Run(0, suit, low, high, length, idxs, held, forced, fill))
-                else:
-                    must = rules.trimmed(spec_i, length, held)
-                    cap = rules.gap_cap(length, held, forced, must)
-                    if cap < 0 or fill - min(self.wilds + (mode == _NEEDS), cap) > budget:
-                        continue
-                    found.append(
-                        _Run(0, suit, low, high, length, idxs, held, forced, fill, fill - cap)
-                    )
-            if mode == _NEEDS:
-                # Fewest gaps first: the cards needed turn up early, and then the checks for
-                # anything new to find cut the rest.
-                found.sort(key=lambda run: run.fill)
-            else:
-                # Windows holding the most first: good arrangements early make bounds bite.
-                found.sort(key=lambda run: (-run.held.bit_count(), run.fill))
-            for number, run in enumerate(found):
-                run.option = number
-                run.spec = spec_i
-                run.held_idxs = tuple(run.idxs[p] for p in _bits(run.held))
+                    found.append(self._run(_OPT, spec_i, window))
+            found.sort(key=_option_number)
             options.append(found)
         return options
+
+    def _candidates(self, mode: str, budget: int) -> list[list[_Run]]:
+        """Closest and needs: every window a search within ``budget`` could use, as runs.
+
+        Made once, and only as the deepening reaches them: a window with ``fill`` gaps lacks
+        at least ``fill`` less the hand's wild cards (needs: and one more) cards not held,
+        and so ``need`` is at least that; windows with more gaps than ``budget`` and those
+        wild cards are left for a larger budget, when none of them could be used yet.
+        """
+        made = self._candidates_cache.get(mode)
+        if made is None:
+            made = _Candidates([[] for _ in self.rules.windows])
+            self._candidates_cache[mode] = made
+        extra = self.wilds + (mode == _NEEDS)
+        most = budget + extra
+        if most <= made.fill:
+            return made.runs
+        for spec_i, by_fill in enumerate(self._window_data()):
+            runs = made.runs[spec_i]
+            for windows in by_fill[made.fill + 1 : most + 1]:
+                for window in windows:
+                    cap = self._gap_cap(spec_i, window)
+                    if cap < 0:
+                        continue
+                    run = self._run(mode, spec_i, window)
+                    run.short = run.fill - cap
+                    run.need = run.fill - min(extra, cap)
+                    runs.append(run)
+            runs.sort(key=_option_number)
+        made.fill = most
+        return made.runs
+
+    def _gap_cap(self, spec_i: int, window: _Window) -> int:
+        """Closest and needs: most gaps of a window wild cards may fill (-1: not a run)."""
+        _, _, _, _, length, _, held, forced = window
+        rules = self.rules
+        return rules.gap_cap(length, held, forced, rules.trimmed(spec_i, length, held))
+
+    def least_lacking(self) -> list[tuple[int, int]]:
+        """Closest, whatever the budget: each run spec's fewest gaps and cards not held.
+
+        The fewest over every window the largest budget would search, without making them
+        into runs: the first bucket with a window that can be a run has the fewest gaps, and
+        once a window lacks none, no other can lack fewer.
+        """
+        least = []
+        for spec_i, by_fill in enumerate(self._window_data()):
+            fill: int | None = None
+            short: int | None = None
+            for gaps, windows in enumerate(by_fill):
+                for window in windows:
+                    cap = self._gap_cap(spec_i, window)
+                    if cap < 0:
+                        continue
+                    if fill is None:
+                        fill = gaps
+                    # Never below none: wild cards may fill no more gaps than there are.
+                    short = gaps - cap if short is None else min(short, gaps - cap)
+                if short == 0:
+                    break
+            least.append((fill or 0, short or 0))
+        return least
+
+    def _run(self, mode: str, spec_i: int, window: _Window) -> _Run:
+        """A window as a run of the search, numbered in the order the search tries them.
+
+        Laying and closest try windows holding the most first, then those with fewest gaps
+        (good arrangements early make bounds bite); needs the fewest gaps first (the cards
+        needed turn up early, and then the checks for anything new to find cut the rest).
+        Runs holding nothing come last; ties go by the window's place among the shapes.
+
+        The number depends on the window alone, not on which others a budget keeps: every
+        budget's list of a spec keeps one order, and specs of one minimum number their common
+        windows alike (see ``_windows``).
+        """
+        number, suit, low, high, length, idxs, held, forced = window
+        count = held.bit_count()
+        fill = length - count
+        # Held cards and gaps are at most 14 each: one digit of 16 each.
+        if mode == _NEEDS:
+            order = (not held) * 16 + fill
+        else:
+            order = (15 - count) * 16 + fill
+        shapes = len(self.rules.shapes[spec_i])
+        run = _Run(order * shapes + number, suit, low, high, length, idxs, held, forced, fill)
+        run.spec = spec_i
+        run.held_idxs = tuple(idxs[p] for p in _bits(held))
+        run.points = sum(self.rules.points[idx] for idx in run.held_idxs)
+        return run
 
     def _end_wild_needless(self, spec_i: int, low: int, high: int, held: int) -> bool:
         """A wild card at a run's end could as well go to a set that takes any number.
@@ -652,6 +793,34 @@ class _Search:
         return state
 
 
+def _rest_bounds(s: _Search, mode: str, least: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """For each run spec, the fewest gaps (and cards not held) of it and all after it.
+
+    ``least`` is each spec's own fewest of each. The sets count too, each at its best rank as
+    if the runs took nothing.
+    """
+    rules = s.rules
+    best_rank = max((s.rank_counts[r] for r in rules.natural_ranks), default=0)
+    set_fill = set_short = 0
+    for size in rules.set_sizes:
+        n = min(best_rank, size)
+        gap = size - n
+        if mode == _OPT:
+            gap = size - n if n >= rules.set_floor(size) else size
+            set_fill += gap
+            continue
+        cap = min(gap, n + gap - rules.set_nat)
+        if rules.at_most:
+            cap = min(cap, (n + gap) // 2)
+        set_fill += gap
+        set_short += gap - max(cap, 0)
+    rest = [(set_fill, set_short)]
+    for fill, short in reversed(least):
+        rest.append((rest[-1][0] + fill, rest[-1][1] + short))
+    rest.reverse()
+    return rest
+
+
 class _SearchState:
     """One depth-first search over windows, allocations, set ranks and fills."""
 
@@ -668,9 +837,14 @@ class _SearchState:
         self.identities: set[int] = set()
         self.stop = False
         self.options = search.run_options(mode, budget)
-        if mode != _OPT:
-            self._add_virtual_windows()
-        self.rest = self._rest_bounds()
+        least = [
+            (
+                min((run.fill for run in opts), default=0),
+                min((run.short for run in opts), default=0),
+            )
+            for opts in self.options
+        ]
+        self.rest = _rest_bounds(search, mode, least)
         self.sound = [[run for run in opts if not run.short] for opts in self.options]
         self.melds = len(rules.run_mins) + len(rules.set_sizes)
         #: Copies of each card the chosen windows ask for.
@@ -744,78 +918,9 @@ class _SearchState:
         sets = sum(by_rank[: len(rules.set_sizes)])
         rest = [sets + s.wild_prefix[-1]]
         for opts in reversed(self.options):
-            most = 0
-            for run in opts:
-                most = max(most, sum(rules.points[idx] for idx in run.held_idxs))
-            rest.append(rest[-1] + most)
+            rest.append(rest[-1] + max((run.points for run in opts), default=0))
         rest.reverse()
         return rest
-
-    def _rest_bounds(self) -> list[tuple[int, int]]:
-        """For each run spec, the fewest gaps (and cards not held) of it and all after it.
-
-        The sets count too, each at its best rank as if the runs took nothing.
-        """
-        rules = self.rules
-        s = self.s
-        best_rank = max((s.rank_counts[r] for r in rules.natural_ranks), default=0)
-        set_fill = set_short = 0
-        for size in rules.set_sizes:
-            n = min(best_rank, size)
-            gap = size - n
-            if self.mode == _OPT:
-                gap = size - n if n >= rules.set_floor(size) else size
-                set_fill += gap
-                continue
-            cap = min(gap, n + gap - rules.set_nat)
-            if rules.at_most:
-                cap = min(cap, (n + gap) // 2)
-            set_fill += gap
-            set_short += gap - max(cap, 0)
-        rest = [(set_fill, set_short)]
-        for opts in reversed(self.options):
-            fill = min((run.fill for run in opts), default=0)
-            short = min((run.short for run in opts), default=0)
-            rest.append((rest[-1][0] + fill, rest[-1][1] + short))
-        rest.reverse()
-        return rest
-
-    def _add_virtual_windows(self) -> None:
-        """Runs of cards not held at all, for the closest arrangement and for needs.
-
-        Only at their shortest: such a run only grows by cards not held or by wild cards, so
-        its shortest length lacks the fewest. Every card of it can still be drawn (the hand
-        holds none of them).
-        """
-        rules = self.rules
-        s = self.s
-        for spec_i, opts in enumerate(self.options):
-            windows = rules.windows[spec_i]
-            if not windows:
-                continue
-            shortest = min(high - low for low, high in windows)
-            number = len(opts)
-            for suit in range(4):
-                for low, high in windows:
-                    if high - low != shortest:
-                        continue
-                    length = high - low + 1
-                    idxs = tuple(_index(suit, v) for v in range(low, high + 1))
-                    forced = 0
-                    for p in range(length):
-                        if rules.wild_value[low + p]:
-                            forced |= 1 << p
-                        elif s.counts[idxs[p]]:
-                            break  # it holds a natural: an ordinary window
-                    else:
-                        cap = rules.w_cap(length, 0, forced)
-                        extra = s.wilds + (self.mode == _NEEDS)
-                        if cap < 0 or length - min(extra, cap) > self.budget:
-                            continue
-                        run = _Run(number, suit, low, high, length, idxs, 0, forced, length)
-                        run.short, run.spec = length - cap, spec_i
-                        opts.append(run)
-                        number += 1
 
     # phase 1
 
@@ -836,12 +941,13 @@ class _SearchState:
         slack = self.budget - short - rest_short
         if slack < 0:
             return
-        if slack:
-            candidates = self.options[spec_i][start:]
-        else:
-            # No card not held to spare: only windows that need none.
-            sound = self.sound[spec_i]
-            candidates = sound[bisect.bisect_left(sound, start, key=_option_number) :]
+        # No card not held to spare: only windows that need none.
+        candidates = self.options[spec_i] if slack else self.sound[spec_i]
+        if start:
+            # Runs of one minimum are interchangeable: this one from the window of the one
+            # before on. Both lists keep the same windows by the same numbers (see
+            # ``_Search._run``), so this finds that window here (or the next one kept).
+            candidates = candidates[bisect.bisect_left(candidates, start, key=_option_number) :]
         spacing = not (rules.may_touch and not rules.gap)
         mode = self.mode
         last = spec_i + 1 == len(self.options)
@@ -2064,8 +2170,7 @@ def _closest(search: _Search) -> tuple[Closest | None, int | None]:
             return _closest_result(search, state), state.best.key[0]
         budget += 1
         if budget == 3:
-            unbounded = _SearchState(search, _CLOSEST, limit)
-            fill, short = unbounded.rest[0]
+            fill, short = _rest_bounds(search, _CLOSEST, search.least_lacking())[0]
             budget = max(budget, short, fill - search.wilds)
     return None, None
 

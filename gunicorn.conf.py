@@ -36,3 +36,11 @@ def on_starting(server: object) -> None:
         log.info("the database schema is up to date")
     else:
         log.info("migrated the database schema from %s to %s", *migrated)
+
+
+def post_fork(server: object, worker: object) -> None:
+    """Errors gunicorn answers itself (a request line or headers too long, a request it cannot
+    parse) are problem documents too, like every other error of the API."""
+    from api.serving import answer_errors_as_problems
+
+    answer_errors_as_problems()

@@ -185,3 +185,15 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
     yield start
     for server in servers:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One gunicorn worker on a scratch SQLite database, shared by a module's tests."""
+    folder = tmp_path_factory.mktemp("server")
+    server = Server(f"sqlite:///{folder / 'sheets.sqlite'}", 1, folder / "gunicorn.log")
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()

@@ -212,6 +212,7 @@ def check_joker_swap(args: dict[str, Any]) -> rules.SwapVerdict:
         args["contract_down"],
         joker=args.get("joker"),
         meld_type=args.get("type"),
+        players=args.get("players"),
     )
 
 

@@ -902,6 +902,7 @@ class JokerSwapCheckSchema(RequestSchema):
     card = CardField(required=True, metadata={"description": "The natural offered in its place."})
     contract_down = _contract_down()
     type = _meld_type("The table meld's type, where its cards leave it open.")
+    players = _players()
 
 
 def _seat(description: str, **kwargs: Any) -> fields.Integer:

@@ -554,6 +554,7 @@ def check_joker_swap(
     contract_down: ContractDown,
     joker: int | None = None,
     meld_type: MeldType | None = None,
+    players: int | None = None,
 ) -> SwapVerdict:
     """Take a wild card off the table by putting the natural it stands for in its place."""
     spec = ruleset.round(round_number)
@@ -626,6 +627,9 @@ def check_joker_swap(
         )
     swapped = tuple(card if i == joker else c for i, c in enumerate(meld))
     result = read_meld(swapped, ruleset, table_meld.type)
+    # The natural comes from the hand: with it, the meld may hold more copies than the decks.
+    size = ruleset.table(players)
+    violations.extend(_check_copies(count_cards(swapped), size.decks, size.jokers))
     return SwapVerdict(not violations, result, taken, obligation, tuple(violations))
 
 

@@ -475,6 +475,24 @@ def test_joker_swap_names_the_joker_among_several(client: FlaskClient) -> None:
     assert data["meld"]["cards"] == ["4H", "JK", "6H", "7H"]
 
 
+def test_joker_swap_counts_copies_by_the_table(client: FlaskClient) -> None:
+    # RULES §2: at most 2 copies of a card with two decks (liverpool, 3-4 players), 3 with three.
+    body = {
+        "ruleset": "liverpool",
+        "round": 2,
+        "meld": ["7H", "7H", "JK"],
+        "card": "7H",
+        "contract_down": "earlier_turn",
+    }
+    assert verdict(client, SWAP, body)["valid"] is True
+    data = verdict(client, SWAP, {**body, "players": 4})
+    assert data["valid"] is False
+    assert [(v["code"], v["card"]) for v in data["violations"]] == [("too_many_copies", "7H")]
+    response = client.post(SWAP, json={**body, "players": 9})
+    assert response.status_code == 422
+    assert [e["field"] for e in response.get_json()["errors"]] == ["players"]
+
+
 def test_buy_goes_to_the_nearest_caller(client: FlaskClient) -> None:
     data = verdict(
         client,

@@ -231,3 +231,30 @@ def test_contract_down_must_be_one_of_three_values() -> None:
 def test_a_round_the_ruleset_does_not_have() -> None:
     with pytest.raises(rules.RoundError):
         swap("liverpool", "5H JK 7H 8H", "6H", number=8)
+
+
+# --- copies of a card -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("meld", "players", "expected"),
+    [
+        # RULES §2: "The same card may appear once per deck in play: at most 2 copies with two
+        # decks, 3 with three." The natural comes from the hand, on top of the meld's own.
+        ("7H 7H 7H JK", None, ["too_many_copies"]),  # a fourth 7H: three decks at most
+        ("7H 7H JK", None, []),
+        ("7H 7H JK", 3, ["too_many_copies"]),  # liverpool: two decks for 3-4 players
+        ("7H 7H JK", 5, []),
+        ("7S 7H 7H JK", 4, ["too_many_copies"]),
+    ],
+)
+def test_a_swap_cannot_make_more_copies_than_the_decks_hold(
+    meld: str, players: int | None, expected: list[str]
+) -> None:
+    verdict = check_joker_swap(
+        find_ruleset("liverpool"), 2, C(meld), Card.parse("7H"), "earlier_turn", players=players
+    )
+    assert codes(verdict) == expected
+    assert verdict.valid is not expected
+    if expected:
+        assert verdict.violations[0].card == "7H"

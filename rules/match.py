@@ -108,7 +108,7 @@ def score_round(
     results: list[Result] = []
     in_hands: Counter[Card] = Counter()
     for entry in entries:
-        problems.extend(_check_entry(ruleset, spec, entry, cutter))
+        problems.extend(_check_entry(ruleset, spec, entry, cutter, stock_ran_out))
         if entry.cards is not None:
             in_hands.update(entry.cards)
             points = sum(ruleset.points(card) for card in entry.cards)
@@ -137,7 +137,9 @@ def score_round(
     return tuple(results), tuple(problems)
 
 
-def _check_entry(ruleset: Ruleset, spec: RoundSpec, entry: Entry, cutter: int) -> list[Violation]:
+def _check_entry(
+    ruleset: Ruleset, spec: RoundSpec, entry: Entry, cutter: int, stock_ran_out: bool
+) -> list[Violation]:
     seat = entry.seat
     problems: list[Violation] = []
     given = sum((entry.went_out, entry.points is not None, entry.cards is not None))
@@ -165,9 +167,17 @@ def _check_entry(ruleset: Ruleset, spec: RoundSpec, entry: Entry, cutter: int) -
             )
     if entry.went_out:
         return problems
+    most_cards = _most_cards(ruleset, spec, buys, stock_ran_out)
     if entry.cards is not None:
         if not entry.cards:
             problems.append(Violation("zero_points", {"seat": seat}))
+        elif len(entry.cards) > most_cards:
+            problems.append(
+                Violation(
+                    "too_many_cards",
+                    {"seat": seat, "count": len(entry.cards), "most": most_cards},
+                )
+            )
         return problems
     points = entry.points or 0
     if points < 0:
@@ -175,7 +185,6 @@ def _check_entry(ruleset: Ruleset, spec: RoundSpec, entry: Entry, cutter: int) -
     elif points == 0:
         problems.append(Violation("zero_points", {"seat": seat}))
     else:
-        most_cards = _most_cards(ruleset, spec, buys)
         if not possible_points(ruleset, points, most_cards):
             problems.append(
                 Violation(
@@ -191,15 +200,22 @@ def _check_entry(ruleset: Ruleset, spec: RoundSpec, entry: Entry, cutter: int) -
     return problems
 
 
-def _most_cards(ruleset: Ruleset, spec: RoundSpec, buys: int | None) -> int:
-    """The most cards a player who did not go out can hold when the round ends."""
+def _most_cards(ruleset: Ruleset, spec: RoundSpec, buys: int | None, stock_ran_out: bool) -> int:
+    """The most cards a player who did not go out can hold when the round ends.
+
+    The hand dealt, and for each buy the discard and the penalty cards. A turn draws one card
+    and discards one, and the round ends on the turn of the player who goes out, so nobody
+    else is holding a card drawn: except where the stock ran out, which may leave the player
+    on turn with the card just drawn.
+    """
     if buys is None:
         buys = (
             ruleset.buy_limit
             if ruleset.buying and ruleset.buy_limit is not None
             else (10 if ruleset.buying else 0)
         )
-    return spec.hand_size + 1 + buys * (1 + ruleset.buy_penalty_cards)
+    drawn = 1 if stock_ran_out else 0
+    return spec.hand_size + drawn + buys * (1 + ruleset.buy_penalty_cards)
 
 
 def possible_points(ruleset: Ruleset, points: int, most_cards: int) -> bool:

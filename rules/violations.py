@@ -82,6 +82,10 @@ MESSAGES: Mapping[str, str] = MappingProxyType(
         "bonus_wrong": "seat {seat}: only the cutter (seat {cutter}) can earn the bonus of {bonus}",
         "points_negative": "seat {seat}: {points} points is negative",
         "zero_points": "seat {seat} did not go out, so it holds cards and cannot score 0",
+        "too_many_cards": (
+            "seat {seat}: {count} cards left in hand, but no hand can hold more than {most} at the"
+            " end of this round"
+        ),
         "points_impossible": (
             "seat {seat}: no hand of up to {cards} cards costs {points} (cards cost {values})"
         ),

@@ -121,6 +121,50 @@ def test_more_points_than_any_hand_can_hold(preset: str) -> None:
     assert problems == ["points_impossible"]
 
 
+@pytest.mark.parametrize(
+    ("points", "buys", "stock_ran_out", "possible"),
+    [
+        # liverpool round 1 deals 10 cards (RULES §3.1) and an ace costs 15: 150 at most...
+        (150, 0, False, True),
+        (155, 0, False, False),
+        (165, 0, False, False),
+        # ...and each buy brings the discard and 1 penalty card: 3 buys, 16 cards, 240.
+        (240, 3, False, True),
+        (245, 3, False, False),
+        # Where the stock ran out, the player on turn may hold the card just drawn.
+        (165, 0, True, True),
+        (170, 0, True, False),
+    ],
+)
+def test_a_hand_holds_no_more_cards_than_dealt_and_bought(
+    points: int, buys: int, stock_ran_out: bool, possible: bool
+) -> None:
+    # 000: "Sobald ein Spieler ausgeht, endet die Runde sofort. Die anderen Spieler zählen den
+    #      Strafwert der Karten, die sich noch in ihrer Hand befinden." Nobody else is mid-turn.
+    first = Entry(0, points=10) if stock_ran_out else Entry(0, went_out=True)
+    others = [Entry(seat, points=points, buys=buys) for seat in (1, 2)]
+    _, problems = score("liverpool", 1, 3, [first, *others], stock_ran_out=stock_ran_out)
+    assert problems == ([] if possible else ["points_impossible", "points_impossible"])
+
+
+@pytest.mark.parametrize(
+    ("count", "buys", "possible"), [(10, 0, True), (11, 0, False), (12, 1, True)]
+)
+def test_cards_left_in_hand_are_no_more_than_a_hand_can_hold(
+    count: int, buys: int, possible: bool
+) -> None:
+    hand = C(
+        " ".join(["4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S"][:count])
+    )
+    _, problems = score(
+        "liverpool",
+        1,
+        3,
+        [Entry(0, went_out=True), Entry(1, cards=hand, buys=buys), Entry(2, points=10)],
+    )
+    assert problems == ([] if possible else ["too_many_cards"])
+
+
 def test_one_point_is_impossible_in_contract_rummy() -> None:
     _, problems = score(
         "contract-rummy", 1, 3, [Entry(0, went_out=True), Entry(1, points=1), Entry(2, points=2)]

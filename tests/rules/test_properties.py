@@ -140,11 +140,17 @@ def test_swapping_a_wild_for_what_it_stands_for_keeps_the_meld_valid(
     remaining = {w.index: w.stands_for for w in reading.wilds if w.index != wild.index}
     if not ruleset.is_wild(natural):
         assert {w.index: w.stands_for for w in after.wilds} == remaining
-    # Where swaps are allowed at all, the swap check agrees (Liverpool: sets and runs).
+    # Where swaps are allowed at all, the swap check agrees (Liverpool: sets and runs), unless
+    # the natural is one copy more than the decks hold (RULES §2: once per deck in play).
     if preset in LIVERPOOL_FAMILY:
         verdict = rules.check_joker_swap(ruleset, 1, cards, natural, "no", wild.index)
-        assert verdict.valid, [v.code for v in verdict.violations]
         assert verdict.meld.valid
+        table = ruleset.table(None)
+        copies = Counter(swapped)
+        if any(n > (table.jokers if c.is_joker else table.decks) for c, n in copies.items()):
+            assert {v.code for v in verdict.violations} == {"too_many_copies"}
+        else:
+            assert verdict.valid, [v.code for v in verdict.violations]
 
 
 # --- penalties --------------------------------------------------------------------------------

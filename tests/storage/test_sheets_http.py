@@ -268,6 +268,28 @@ def test_a_recorded_round_may_be_corrected(sclient: FlaskClient) -> None:
         # 37 is not a sum of Liverpool's 5s, 10s and 15s.
         (ordinary_round(points=(37, 5, 5)), {}, "points_impossible", "results.1"),
         (ordinary_round(points=(0, 5, 5)), {}, "zero_points", "results.1"),
+        # Ten cards dealt in round 1 and no buys: 150 (ten aces) at most, 11 cards never.
+        (
+            [{**r, "buys": 0} if r["seat"] == 1 else r for r in ordinary_round(points=(155, 5, 5))],
+            {},
+            "points_impossible",
+            "results.1",
+        ),
+        (
+            [
+                {"seat": 0, "went_out": True},
+                {
+                    "seat": 1,
+                    "buys": 0,
+                    "cards": ["AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC", "QS", "QH", "QD"],
+                },
+                {"seat": 2, "points": 5},
+                {"seat": 3, "points": 5},
+            ],
+            {},
+            "too_many_cards",
+            "results.1",
+        ),
         (ordinary_round(points=(-5, 5, 5)), {}, "points_negative", "results.1"),
         # Nobody out without the stock running out, or somebody out when it did.
         ([{"seat": s, "points": 10} for s in range(4)], {}, "nobody_went_out", "stock_ran_out"),

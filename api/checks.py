@@ -279,15 +279,19 @@ def check_buy(args: dict[str, Any]) -> rules.BuyVerdict:
             {"card": "JK", "points": 15},
             {"card": "4S", "points": 5},
         ],
+        "violations": [],
     },
 )
 def hand_penalty(args: dict[str, Any]) -> dict[str, Any]:
     """Count a hand's penalty
 
-    What the cards left in a hand cost at the end of a round, card by card.
+    What the cards left in a hand cost at the end of a round, card by card. A hand no table
+    could deal (more copies of a card, or more jokers, than the decks in play hold) is counted
+    all the same, with `too_many_copies` in `violations`.
     """
-    scored = rules.penalty(args["ruleset"], args["cards"])
+    scored = rules.penalty(args["ruleset"], args["cards"], args.get("players"))
     return {
         "total": scored.total,
         "cards": [{"card": card, "points": points} for card, points in scored.cards],
+        "violations": scored.violations,
     }

@@ -782,6 +782,15 @@ class PenaltyCardSchema(ma.Schema):
 class PenaltyVerdictSchema(ResponseSchema):
     total = integer(required=True)
     cards = fields.List(fields.Nested(PenaltyCardSchema), required=True)
+    violations = fields.List(
+        ViolationField(),
+        required=True,
+        metadata={
+            "description": "Why no table could deal this hand (`too_many_copies`: more copies"
+            " of a card, or more jokers, than the decks in play hold); the total is counted"
+            " anyway. Empty for a hand that can exist."
+        },
+    )
 
 
 # --- check requests ------------------------------------------------------------------------
@@ -976,6 +985,7 @@ class HandPenaltySchema(RequestSchema):
         max_items=MAX_HAND,
         metadata={"description": "The cards left in hand."},
     )
+    players = _players()
 
 
 class HealthSchema(ma.Schema):

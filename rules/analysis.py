@@ -59,8 +59,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rules.cards import JOKER, Card, Rank, Suit
-from rules.checks import check_contract, penalty
-from rules.errors import MoveError
+from rules.checks import check_contract, penalty, require_possible_hand
 from rules.melds import Meld, plausible_types, rank_of, read_meld
 from rules.ruleset import MeldType, RoundSpec, Ruleset
 
@@ -2025,14 +2024,7 @@ def analyse_hand(
     """
     rules = _rules(ruleset, round_number)
     table = ruleset.table(players)
-    held = Counter(hand)
-    for card, count in held.items():
-        limit = table.jokers if card.is_joker else table.decks
-        if count > limit:
-            raise MoveError(
-                f"the hand holds {count} of {card}, but only {limit} are in play",
-                field="hand",
-            )
+    require_possible_hand(ruleset, hand, players, field="hand")
     search = _Search(rules, hand, table.decks, table.jokers)
     spec = rules.spec
     # A whole-hand round where some natural can never find a meld: nothing to search.

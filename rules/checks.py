@@ -291,6 +291,20 @@ def count_cards(cards: Iterable[Card]) -> dict[Card, int]:
     return counts
 
 
+def require_possible_hand(
+    ruleset: Ruleset, hand: Iterable[Card], players: int | None, *, field: str
+) -> None:
+    """Raise :class:`MoveError` for ``field`` when ``hand`` holds more copies of a card (or
+    more jokers) than the decks of the table hold: no such hand can be asked about."""
+    table = ruleset.table(players)
+    for card, count in count_cards(hand).items():
+        limit = table.jokers if card.rank is None else table.decks
+        if count > limit:
+            raise MoveError(
+                f"the hand holds {count} of {card}, but only {limit} are in play", field=field
+            )
+
+
 def _check_copies(cards: Mapping[Card, int], decks: int, jokers: int) -> list[Violation]:
     if max(cards.values(), default=0) <= min(decks, jokers):  # the usual case, counted in C
         return []
@@ -730,9 +744,17 @@ def check_buy(
 class Penalty:
     total: int
     cards: tuple[tuple[Card, int], ...]
+    #: Why no table could deal this hand (``too_many_copies``); the total is counted anyway.
+    violations: tuple[Violation, ...] = ()
 
 
-def penalty(ruleset: Ruleset, cards: Sequence[Card]) -> Penalty:
-    """What the cards left in a hand cost at the end of a round."""
+def penalty(ruleset: Ruleset, cards: Sequence[Card], players: int | None = None) -> Penalty:
+    """What the cards left in a hand cost at the end of a round.
+
+    A hand no table could deal (more copies of a card, or more jokers, than the decks of the
+    table hold: RULES §2) is still counted, card by card, and says why it cannot exist.
+    """
     scored = tuple((card, ruleset.points(card)) for card in cards)
-    return Penalty(sum(points for _, points in scored), scored)
+    table = ruleset.table(players)
+    impossible = _check_copies(count_cards(cards), table.decks, table.jokers)
+    return Penalty(sum(points for _, points in scored), scored, tuple(impossible))

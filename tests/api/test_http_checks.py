@@ -546,11 +546,30 @@ def test_penalty(client: FlaskClient) -> None:
             {"card": "QD", "points": 10},
             {"card": "JK", "points": 15},
         ],
+        "violations": [],
     }
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"ruleset": "california", "cards": ["JK"]}, "only 0 are in play"),
+        ({"ruleset": "contract-rummy", "cards": ["AS", "AS", "AS"]}, "only 2 are in play"),
+        ({"ruleset": "liverpool", "cards": ["AS", "AS", "AS"], "players": 3}, "only 2 are"),
+    ],
+)
+def test_penalty_of_a_hand_no_table_could_deal(
+    client: FlaskClient, body: dict[str, Any], message: str
+) -> None:
+    data = verdict(client, PENALTY, body)
+    assert data["total"] == sum(card["points"] for card in data["cards"])
+    [violation] = data["violations"]
+    assert violation["code"] == "too_many_copies" and message in violation["message"]
 
 
 def test_penalty_of_an_empty_hand(client: FlaskClient) -> None:
     assert verdict(client, PENALTY, {"ruleset": "progressive", "cards": []}) == {
         "total": 0,
         "cards": [],
+        "violations": [],
     }

@@ -84,22 +84,7 @@ def consistent(body: dict[str, Any], path: str) -> None:
     if "players" in body:
         body["players"] = _within(body["players"], low, high)
     if path == "/v1/hands/analysis":
-        # A hand holds no more copies of a card than the table's decks (or jokers) hold.
-        sizes = preset["tables"]
-        players = body.get("players")
-        table = next(
-            (t for t in sizes if players is not None and players <= t["max_players"]), None
-        )
-        decks = table["decks"] if table else max(t["decks"] for t in sizes)
-        jokers = table["jokers"] if table else max(t["jokers"] for t in sizes)
-        kept: list[str] = []
-        counts: dict[str, int] = {}
-        for card in body["hand"]:
-            key = _canonical(card)
-            counts[key] = counts.get(key, 0) + 1
-            if counts[key] <= (jokers if key == "JK" else decks):
-                kept.append(card)
-        body["hand"] = kept or ["2C"]
+        body["hand"] = _possible_hand(body["hand"], preset, body.get("players")) or ["2C"]
     if path == "/v1/checks/joker-swap":
         meld = body["meld"]
         wild = [i for i, card in enumerate(meld) if _is_wild(card, preset)]
@@ -120,6 +105,23 @@ def consistent(body: dict[str, Any], path: str) -> None:
             body["previous_buyer"] %= seats
         if "down" in body:
             body["down"] = list(dict.fromkeys(s % seats for s in body["down"]))
+
+
+def _possible_hand(cards: list[str], preset: dict[str, Any], players: int | None) -> list[str]:
+    """The cards, less copies beyond what the table's decks (or jokers) hold: a hand no table
+    could deal is rightly refused."""
+    sizes = preset["tables"]
+    table = next((t for t in sizes if players is not None and players <= t["max_players"]), None)
+    decks = table["decks"] if table else max(t["decks"] for t in sizes)
+    jokers = table["jokers"] if table else max(t["jokers"] for t in sizes)
+    kept: list[str] = []
+    counts: dict[str, int] = {}
+    for card in cards:
+        key = _canonical(card)
+        counts[key] = counts.get(key, 0) + 1
+        if counts[key] <= (jokers if key == "JK" else decks):
+            kept.append(card)
+    return kept
 
 
 def _canonical(card: str) -> str:

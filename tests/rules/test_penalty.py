@@ -120,3 +120,30 @@ def test_house_points() -> None:
     # 002: "Noen norske bord bruker andre jokerverdier"
     house = find_ruleset("contract-rummy").with_options({"points": {"JK": 25, "A": 1}})
     assert penalty(house, C("4S 8H QD JK AS")).total == 4 + 8 + 10 + 25 + 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "hand", "players"),
+    [
+        # RULES §3.3: california plays "with no jokers in the deck".
+        ("california", "JK", None),
+        # RULES §2: "Jokers: at most the number of jokers in play" (6 with three decks).
+        ("liverpool", "JK JK JK JK JK JK JK", None),
+        # RULES §2: "The same card may appear once per deck in play": contract-rummy deals two.
+        ("contract-rummy", "AS AS AS", None),
+        ("liverpool", "AS AS AS", 4),  # two decks for up to 4 players
+    ],
+)
+def test_a_hand_no_table_could_deal_says_so(preset: str, hand: str, players: int | None) -> None:
+    scored = penalty(find_ruleset(preset), C(hand), players)
+    # Counted all the same (the peer's "11 Jokers = 550" is such a hand), and flagged.
+    assert scored.total == sum(points for _, points in scored.cards) > 0
+    assert [v.code for v in scored.violations] == ["too_many_copies"]
+
+
+def test_the_table_sets_how_many_copies_a_hand_can_hold() -> None:
+    liverpool = find_ruleset("liverpool")
+    assert penalty(liverpool, C("AS AS AS")).violations == ()  # three decks at the largest table
+    assert penalty(liverpool, C("AS AS AS"), 5).violations == ()
+    assert penalty(liverpool, C("AS AS AS"), 4).violations != ()
+    assert penalty(liverpool, C("AS AS"), 3).violations == ()

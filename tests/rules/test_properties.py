@@ -145,9 +145,7 @@ def test_swapping_a_wild_for_what_it_stands_for_keeps_the_meld_valid(
     if preset in LIVERPOOL_FAMILY:
         verdict = rules.check_joker_swap(ruleset, 1, cards, natural, "no", wild.index)
         assert verdict.meld.valid
-        table = ruleset.table(None)
-        copies = Counter(swapped)
-        if any(n > (table.jokers if c.is_joker else table.decks) for c, n in copies.items()):
+        if not dealable(preset, swapped):
             assert {v.code for v in verdict.violations} == {"too_many_copies"}
         else:
             assert verdict.valid, [v.code for v in verdict.violations]
@@ -170,10 +168,20 @@ VALUES: dict[str, dict[str, int]] = {
 }
 
 
+def dealable(preset: str, hand: list[Card]) -> bool:
+    """Whether the largest table of the preset could deal the hand: no more copies of a card
+    than its decks, no more jokers than it has (RULES §2)."""
+    table = find_ruleset(preset).table(None)
+    counts = Counter(hand)
+    return all(n <= (table.jokers if c.is_joker else table.decks) for c, n in counts.items())
+
+
 @FAST
 @given(presets, cards_strategy)
 def test_a_hands_penalty_is_the_sum_of_its_cards(preset: str, hand: list[Card]) -> None:
     scored = rules.penalty(find_ruleset(preset), hand)
+    # A hand no table could deal is counted all the same, and says so.
+    assert (scored.violations == ()) is dealable(preset, hand)
     each = [VALUES[preset]["JK" if card.is_joker else str(card)[:-1]] for card in hand]
     assert [card for card, _ in scored.cards] == hand
     assert [points for _, points in scored.cards] == each

@@ -26,7 +26,7 @@ from rules.melds import (
     read_set,
     suit_name,
 )
-from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset
+from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset, TableSize
 from rules.values import quick_init
 from rules.violations import Violation
 
@@ -119,7 +119,7 @@ def check_contract(
         for card, count in melded.items():
             if count > held.get(card, 0):
                 held[card] = count
-    violations.extend(_check_copies(counted, table.decks, table.jokers))
+    violations.extend(copies_beyond(counted, table))
 
     valid = not violations
     if remaining is not None:
@@ -296,21 +296,23 @@ def require_possible_hand(
 ) -> None:
     """Raise :class:`MoveError` for ``field`` when ``hand`` holds more copies of a card (or
     more jokers) than the decks of the table hold: no such hand can be asked about."""
-    table = ruleset.table(players)
-    for card, count in count_cards(hand).items():
-        limit = table.jokers if card.rank is None else table.decks
-        if count > limit:
-            raise MoveError(
-                f"the hand holds {count} of {card}, but only {limit} are in play", field=field
-            )
+    beyond = copies_beyond(count_cards(hand), ruleset.table(players))
+    if beyond:
+        count, limit = beyond[0].params["count"], beyond[0].params["limit"]
+        raise MoveError(
+            f"the hand holds {count} of {beyond[0].card}, but only {limit} are in play",
+            field=field,
+        )
 
 
-def _check_copies(cards: Mapping[Card, int], decks: int, jokers: int) -> list[Violation]:
-    if max(cards.values(), default=0) <= min(decks, jokers):  # the usual case, counted in C
+def copies_beyond(counts: Mapping[Card, int], table: TableSize) -> list[Violation]:
+    """``too_many_copies`` for each card counted more often than the table holds it (RULES §2:
+    once per deck in play; jokers, as many as the table has), in the order of ``counts``."""
+    if max(counts.values(), default=0) <= min(table.decks, table.jokers):  # usual, counted in C
         return []
     found = []
-    for card, count in cards.items():
-        limit = jokers if card.rank is None else decks
+    for card, count in counts.items():
+        limit = table.jokers if card.rank is None else table.decks
         if count > limit:
             found.append(
                 Violation("too_many_copies", {"count": count, "limit": limit}, card=str(card))
@@ -326,8 +328,7 @@ def check_meld(
 ) -> Meld:
     """One meld on its own, by the ruleset's minima and wild-card limits."""
     meld = read_meld(cards, ruleset, meld_type)
-    table = ruleset.table(players)
-    extra = tuple(_check_copies(count_cards(cards), table.decks, table.jokers))
+    extra = tuple(copies_beyond(count_cards(cards), ruleset.table(players)))
     if extra:
         meld = _with(meld, extra)
     return meld
@@ -412,8 +413,7 @@ def check_layoff(
     )
     if not placing:
         violations.extend(result.violations)
-    size = ruleset.table(players)
-    violations.extend(_check_copies(count_cards(result_cards), size.decks, size.jokers))
+    violations.extend(copies_beyond(count_cards(result_cards), ruleset.table(players)))
     return LayoffVerdict(not violations, result, tuple(violations))
 
 
@@ -642,8 +642,7 @@ def check_joker_swap(
     swapped = tuple(card if i == joker else c for i, c in enumerate(meld))
     result = read_meld(swapped, ruleset, table_meld.type)
     # The natural comes from the hand: with it, the meld may hold more copies than the decks.
-    size = ruleset.table(players)
-    violations.extend(_check_copies(count_cards(swapped), size.decks, size.jokers))
+    violations.extend(copies_beyond(count_cards(swapped), ruleset.table(players)))
     return SwapVerdict(not violations, result, taken, obligation, tuple(violations))
 
 
@@ -755,6 +754,5 @@ def penalty(ruleset: Ruleset, cards: Sequence[Card], players: int | None = None)
     table hold: RULES §2) is still counted, card by card, and says why it cannot exist.
     """
     scored = tuple((card, ruleset.points(card)) for card in cards)
-    table = ruleset.table(players)
-    impossible = _check_copies(count_cards(cards), table.decks, table.jokers)
+    impossible = copies_beyond(count_cards(cards), ruleset.table(players))
     return Penalty(sum(points for _, points in scored), scored, tuple(impossible))

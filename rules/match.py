@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rules.cards import Card
+from rules.checks import copies_beyond
 from rules.errors import MoveError
 from rules.ruleset import RoundSpec, Ruleset
 from rules.violations import Violation
@@ -125,14 +126,9 @@ def score_round(
                 entry.cards,
             )
         )
-    size = ruleset.table(players) if ruleset.min_players <= players <= ruleset.max_players else None
-    if size is not None:
-        for card, count in sorted(in_hands.items(), key=lambda item: str(item[0])):
-            limit = size.jokers if card.is_joker else size.decks
-            if count > limit:
-                problems.append(
-                    Violation("too_many_copies", {"count": count, "limit": limit}, card=str(card))
-                )
+    if ruleset.min_players <= players <= ruleset.max_players:
+        by_text = dict(sorted(in_hands.items(), key=lambda item: str(item[0])))
+        problems.extend(copies_beyond(by_text, ruleset.table(players)))
     results.sort(key=lambda result: result.seat)
     return tuple(results), tuple(problems)
 

@@ -242,7 +242,8 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     if length < ruleset.run_min:
         violations.append(Violation("run_too_short", {"min": ruleset.run_min, "length": length}))
 
-    reading: _Reading | None = None
+    #: The run's reading: start, step, and its lowest and highest values.
+    reading: tuple[int, int, int, int] | None = None
     if naturals:
         allowed = (
             (LOW_ACE, HIGH_ACE)
@@ -267,7 +268,7 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
                     )
                 )
             ):
-                reading = (start, step)
+                reading = (start, step, low, high)
                 break
         else:
             violations.append(_why_not_a_run(naturals, cards, ruleset, allowed, length, set(dead)))
@@ -279,10 +280,8 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
             violations.append(Violation("too_many_wilds", {"type": "run", "detail": reason}))
 
     if reading is not None and suit is not None:
-        start, step = reading
-        end = start + step * (length - 1)
+        start, step, low, high = reading
         names = _CARD_AT[suit]
-        low, high = (start, end) if step > 0 else (end, start)
         return Meld(
             "run",
             tuple(cards),

@@ -15,9 +15,9 @@ from marshmallow import fields, validate
 
 from rules.analysis import Analysis, analyse_hand
 
-from .fields import CardList, integer
+from .fields import CardList, cards, integer
 from .parsing import Blueprint
-from .schemas import ContractField, MeldField, ruleset_field
+from .schemas import MELD_TYPES, ContractField, MeldField, round_field, ruleset_field
 
 blp = Blueprint(
     "analysis",
@@ -33,12 +33,8 @@ MAX_ANALYSED_HAND = 30
 
 class AnalysisRequestSchema(ma.Schema):
     ruleset = ruleset_field()
-    round = integer(
-        required=True,
-        validate=validate.Range(1, 20),
-        metadata={"description": "A round of the ruleset (1 to its `round_count`).", "example": 2},
-    )
-    hand = CardList(
+    round = round_field()
+    hand = cards(
         required=True,
         min_items=1,
         max_items=MAX_ANALYSED_HAND,
@@ -54,7 +50,7 @@ class AnalysisRequestSchema(ma.Schema):
 
 
 class PartialMeldSchema(ma.Schema):
-    type = fields.String(required=True, validate=validate.OneOf(["set", "run"]))
+    type = fields.String(required=True, validate=validate.OneOf(MELD_TYPES))
     cards = CardList(required=True, metadata={"description": "The held cards, in table order."})
     missing = fields.List(
         fields.String(),

@@ -99,6 +99,11 @@ class Problem(Exception):
         self.headers = headers or {}
 
 
+def problem_body(status: int, title: str, detail: str) -> dict[str, Any]:
+    """The members every problem document has (RFC 9457): ``about:blank`` and the status."""
+    return {"type": "about:blank", "title": title, "status": status, "detail": detail}
+
+
 def problem(
     status: int,
     detail: str,
@@ -107,12 +112,7 @@ def problem(
     instance: str | None = None,
 ) -> Response:
     """A problem-document response."""
-    body: dict[str, Any] = {
-        "type": "about:blank",
-        "title": HTTPStatus(status).phrase,
-        "status": status,
-        "detail": detail,
-    }
+    body = problem_body(status, HTTPStatus(status).phrase, detail)
     if errors is not None:
         body["errors"] = errors
     if instance is not None:

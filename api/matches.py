@@ -8,8 +8,7 @@ and ``Idempotency-Key`` makes creating a sheet safe to retry.
 from __future__ import annotations
 
 from collections.abc import Callable
-from http import HTTPStatus
-from typing import Any, TypeVar
+from typing import Any
 
 import marshmallow as ma
 from flask import Response, current_app, request, url_for
@@ -31,7 +30,6 @@ blp = Blueprint(
     description="Stored match sheets: rounds, penalties, totals, standings and the winner.",
 )
 
-F = TypeVar("F", bound=Callable[..., Any])
 MAX_PLAYERS = 12
 MAX_NAME = 40
 
@@ -254,24 +252,13 @@ def _sheet_json(
     )
 
 
-def _refusals(*statuses: int) -> Callable[[F], F]:
-    """Document the problem documents an operation can answer, by status."""
-
-    def decorator(func: F) -> F:
-        for status in statuses:
-            func = blp.alt_response(status, response=HTTPStatus(status).name)(func)
-        return func
-
-    return decorator
-
-
 # --- views ---------------------------------------------------------------------------------------
 
 
 @blp.route("", methods=["POST"])
 @blp.json_body(MatchCreateSchema, example=CREATE_EXAMPLE)
 @blp.response(201, CreatedSheetSchema, headers={"Location": _HEADER, "ETag": _HEADER})
-@_refusals(409, 422)
+@blp.refusals(409, 422)
 @blp.doc(
     operationId="createMatch",
     parameters=[
@@ -344,7 +331,7 @@ def _replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
 
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@_refusals(404)
+@blp.refusals(404)
 @blp.doc(operationId="getMatch")
 def get_match(match_id: str) -> Any:
     """Read a match sheet
@@ -404,7 +391,7 @@ _WRITE_DOC: dict[str, Any] = {
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
 @blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@_refusals(401, 403, 404, 409, 412, 422)
+@blp.refusals(401, 403, 404, 409, 412, 422)
 @blp.doc(operationId="recordRound", **_WRITE_DOC)
 def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
     """Record or correct a round
@@ -434,7 +421,7 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@_refusals(401, 403, 404, 409, 412)
+@blp.refusals(401, 403, 404, 409, 412)
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
@@ -448,7 +435,7 @@ def take_back_round(match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>", methods=["DELETE"])
 @blp.response(204)
-@_refusals(401, 403, 404, 412)
+@blp.refusals(401, 403, 404, 412)
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_match(match_id: str) -> Any:
     """Delete a match sheet"""

@@ -220,7 +220,8 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
                             response.status_code = status_code
                         return response
                 if isinstance(result, werkzeug.Response):
-                    set_status_and_headers_in_response(result, status, headers)
+                    if status is not None or headers:
+                        set_status_and_headers_in_response(result, status, headers)
                     return result
                 dumped = result if instance is None else instance.dump(result)
                 get_appcontext()["result_dump"] = dumped  # what flask-smorest's ETags read
@@ -246,8 +247,15 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         """``@arguments`` for a JSON body, documenting the errors reading a body can answer."""
 
         def decorator(func: F) -> F:
-            func = self.arguments(schema, example=example)(func)
-            for status in (400, 413, 415):
+            return self.refusals(400, 413, 415)(self.arguments(schema, example=example)(func))
+
+        return decorator
+
+    def refusals(self, *statuses: int) -> Callable[[F], F]:
+        """Document the problem documents an operation can answer, by status."""
+
+        def decorator(func: F) -> F:
+            for status in statuses:
                 func = self.alt_response(status, response=HTTPStatus(status).name)(func)
             return func
 

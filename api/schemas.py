@@ -806,7 +806,7 @@ def _players() -> fields.Integer:
     )
 
 
-def _round() -> fields.Integer:
+def round_field() -> fields.Integer:
     return integer(
         required=True,
         validate=validate.Range(1, MAX_ROUND),
@@ -843,7 +843,7 @@ class MeldCheckSchema(RequestSchema):
 
 class ContractCheckSchema(RequestSchema):
     ruleset = ruleset_field()
-    round = _round()
+    round = round_field()
     melds = fields.List(
         cards(min_items=1, max_items=MAX_MELD),
         required=True,
@@ -867,7 +867,7 @@ class ContractCheckSchema(RequestSchema):
 
 class LayoffCheckSchema(RequestSchema):
     ruleset = ruleset_field()
-    round = _round()
+    round = round_field()
     meld = cards(
         required=True,
         min_items=1,
@@ -894,7 +894,7 @@ class LayoffCheckSchema(RequestSchema):
 
 class JokerSwapCheckSchema(RequestSchema):
     ruleset = ruleset_field()
-    round = _round()
+    round = round_field()
     meld = cards(
         required=True,
         min_items=1,
@@ -930,7 +930,7 @@ BuysUsedSchema = ma.Schema.from_dict(
 
 class BuyCheckSchema(RequestSchema):
     ruleset = ruleset_field()
-    round = _round()
+    round = round_field()
     seats = integer(
         required=True,
         validate=validate.Range(2, MAX_SEATS),

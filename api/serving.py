@@ -15,7 +15,7 @@ from http import HTTPStatus
 
 from gunicorn import util  # type: ignore[import-untyped]
 
-from .errors import PROBLEM_JSON
+from .errors import PROBLEM_JSON, problem_body
 
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
@@ -24,10 +24,7 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
         title = HTTPStatus(status).phrase
     except ValueError:  # a status http.HTTPStatus does not know: gunicorn's own phrase
         title = reason
-    body = json.dumps(
-        {"type": "about:blank", "title": title, "status": status, "detail": detail or title},
-        ensure_ascii=True,
-    ).encode("ascii")
+    body = json.dumps(problem_body(status, title, detail or title)).encode("ascii")
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"
         "Connection: close\r\n"

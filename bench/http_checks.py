@@ -26,7 +26,6 @@ from pathlib import Path
 
 from harness import gunicorn, run_wrk
 
-ROOT = Path(__file__).resolve().parent.parent
 PATH = "/v1/checks/contract"
 #: A round-2 Liverpool contract (1 set + 1 run, one joker) with the whole hand.
 BODY = {

@@ -66,12 +66,13 @@ def scratch_database(backend: str, folder: Path) -> Iterator[str]:
         admin.dispose()
 
 
-def request(url: str, method: str, path: str, body: Any, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
+def create_sheet(url: str) -> Any:
+    """A new liverpool sheet for the benchmark's players: the sheet and its edit token."""
     sent = urllib.request.Request(
-        url + path, data=json.dumps(body).encode(), headers=headers, method=method
+        url + "/v1/matches",
+        data=json.dumps({"ruleset": "liverpool", "players": PLAYERS}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
     )
     with urllib.request.urlopen(sent, timeout=10) as answer:
         return json.loads(answer.read())
@@ -143,10 +144,7 @@ def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> tupl
             gunicorn("bare", "bare_rows:app", ready_bare, "--pythonpath", "bench", env=env)
         )
 
-        sheets = [
-            request(project, "POST", "/v1/matches", {"ruleset": "liverpool", "players": PLAYERS})
-            for _ in range(args.sheets)
-        ]
+        sheets = [create_sheet(project) for _ in range(args.sheets)]
         plan = workdir / f"{backend}-requests.txt"
         with plan.open("w", encoding="utf-8") as out:
             # wrk calls request() once before measuring, which would skip the first line and

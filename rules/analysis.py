@@ -60,7 +60,7 @@ from functools import lru_cache
 
 from rules.cards import JOKER, Card, Rank, Suit
 from rules.checks import check_contract, penalty, require_possible_hand
-from rules.melds import Meld, plausible_types, rank_of, read_meld
+from rules.melds import HIGH_ACE, Meld, plausible_types, rank_of, read_meld
 from rules.ruleset import MeldType, RoundSpec, Ruleset
 
 __all__ = ["Analysis", "Closest", "PartialMeld", "analyse_hand"]
@@ -140,7 +140,6 @@ class Analysis:
 # --- cards as numbers ------------------------------------------------------------------------
 
 _SUITS = tuple(Suit)
-_HIGH_ACE = 14
 #: Natural card by index ``suit * 13 + rank - 1``.
 _CARDS = tuple(Card(Rank(i % 13 + 1), _SUITS[i // 13]) for i in range(52))
 _INDEX = {card: i for i, card in enumerate(_CARDS)}
@@ -148,7 +147,7 @@ _INDEX = {card: i for i, card in enumerate(_CARDS)}
 
 def _index(suit: int, value: int) -> int:
     """The card at run value ``value`` (1-14, both aces are the ace) of suit ``suit``."""
-    return suit * 13 + (0 if value == _HIGH_ACE else value - 1)
+    return suit * 13 + (0 if value == HIGH_ACE else value - 1)
 
 
 def _option_number(run: _Run) -> int:
@@ -218,7 +217,7 @@ class _Rules:
 
         # Runs: every window (low, high) of values each contract run may span.
         lowest = 1 if ruleset.ace_low else 2
-        highest = _HIGH_ACE if ruleset.ace_high else 13
+        highest = HIGH_ACE if ruleset.ace_high else 13
         wild_value = [False] * 15
         dead = [False] * 15
         for value in range(1, 15):
@@ -631,14 +630,14 @@ class _Search:
         for idx in range(52):
             if counts[idx]:
                 suit, rank = divmod(idx, 13)
-                values[suit] |= (1 << (rank + 1)) | ((1 << _HIGH_ACE) if rank == 0 else 0)
+                values[suit] |= (1 << (rank + 1)) | ((1 << HIGH_ACE) if rank == 0 else 0)
         # Specs of one minimum share their shapes, and so their windows.
         by_shapes: dict[int, list[list[_Window]]] = {}
         data = []
         for shapes, shortest in zip(rules.shapes, rules.shortest, strict=True):
             by_fill = by_shapes.get(id(shapes))
             if by_fill is None:
-                by_fill = [[] for _ in range(_HIGH_ACE + 1)]
+                by_fill = [[] for _ in range(HIGH_ACE + 1)]
                 for number, (suit, low, high, length, idxs, forced, open_) in enumerate(shapes):
                     held = (values[suit] >> low) & open_
                     if held or length == shortest:
@@ -668,11 +667,12 @@ class _Search:
             # More gaps than wild cards: never laid.
             for windows in by_fill[: self.wilds + 1]:
                 for window in windows:
-                    _, _, low, high, length, _, held, _ = window
+                    _, _, _, _, length, _, held, _ = window
                     # (A window holding nothing is never legal.)
                     if not rules.run_ok(length, held):
                         continue
-                    if rules.absorbing and self._end_wild_needless(spec_i, low, high, held):
+                    # A wild card at an end the search trims could as well lie in a set.
+                    if rules.trimmed(spec_i, length, held):
                         continue
                     found.append(self._run(_OPT, spec_i, window))
             found.sort(key=_option_number)
@@ -767,22 +767,6 @@ class _Search:
         run.held_idxs = tuple(idxs[p] for p in _bits(held))
         run.points = sum(self.rules.points[idx] for idx in run.held_idxs)
         return run
-
-    def _end_wild_needless(self, spec_i: int, low: int, high: int, held: int) -> bool:
-        """A wild card at a run's end could as well go to a set that takes any number.
-
-        Dropping it leaves a legal run (fewer outside wild cards, same naturals) of legal
-        length, and the set takes the wild card: the same cards are laid, so the longer window
-        never needs searching. Only where spacing between runs cannot depend on it.
-        """
-        rules = self.rules
-        if not (rules.may_touch and not rules.gap):
-            return False
-        length = high - low + 1
-        minimum = max(rules.run_mins[spec_i], rules.ruleset.run_min)
-        if length - 1 < minimum:
-            return False
-        return not (held & 1) or not (held >> (length - 1)) & 1
 
     # -- the search proper --
 
@@ -1118,7 +1102,7 @@ class _SearchState:
         for j, (run, mask) in enumerate(zip(runs, nat, strict=True)):
             low = run.low
             for p in _bits(mask):
-                releasable[1 if low + p == _HIGH_ACE else low + p].append((j, p))
+                releasable[1 if low + p == HIGH_ACE else low + p].append((j, p))
         return releasable
 
     def _run_shortfall(self, runs: list[_Run], nat: list[int]) -> tuple[int, int, int]:

@@ -58,8 +58,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.cards import JOKER, Card, Rank, Suit
-from rules.checks import check_contract, penalty, require_possible_hand
+from rules.cards import DECK, JOKER, Card, Rank, Suit
+from rules.checks import check_contract, count_cards, penalty, require_possible_hand
 from rules.melds import HIGH_ACE, Meld, plausible_types, rank_of, read_meld
 from rules.ruleset import MeldType, RoundSpec, Ruleset
 
@@ -345,18 +345,20 @@ class _Rules:
             return 0
         return (1 | (1 << (length - 1))) & ~nat
 
-    def gap_cap(self, length: int, nat: int, forced: int, must: int) -> int:
-        """Most real wild cards a run's gaps take, the ``must`` ones staying missing (-1: none)."""
+    def gap_cap(self, spec_i: int, length: int, nat: int, forced: int) -> int:
+        """Most real wild cards a run's gaps take, the trimmed ends staying missing (-1: none)."""
+        must = self.trimmed(spec_i, length, nat)
         cap = self.w_cap(length, nat | (must & ~forced), forced)
         if cap < 0:
             return -1
         return cap - (must & forced).bit_count()
 
-    def w_witness(self, length: int, held: int, forced: int, wilds: int, must: int = 0) -> int:
+    def w_witness(self, spec_i: int, length: int, held: int, forced: int, wilds: int) -> int:
         """Positions for ``wilds`` wild cards (forced ones first) keeping the run legal.
 
-        ``must`` positions stay missing: natural ones count as natural, forced ones as wild.
+        The trimmed ends stay missing: natural ones count as natural, forced ones as wild.
         """
+        must = self.trimmed(spec_i, length, held)
         full = (1 << length) - 1
         held |= must & ~forced
         free = full & ~held & ~forced
@@ -423,6 +425,18 @@ class _Rules:
         return not (self.gap and gap < self.gap)
 
     # -- sets --
+
+    def set_wild_cap(self, naturals: int, gap: int) -> int:
+        """Most of a set's ``gap`` missing cards wild cards may fill, beside ``naturals``."""
+        cap = min(gap, naturals + gap - self.set_nat)
+        if self.at_most:
+            cap = min(cap, (naturals + gap) // 2)
+        return max(cap, 0)
+
+    def set_naturals(self, group: _Group, available: int) -> int:
+        """The naturals the sets of ``group`` take: every one of the rank (an exact-minimum
+        set, up to its size)."""
+        return min(available, group.total) if self.exact else available
 
     def set_floor(self, size: int) -> int:
         """Fewest naturals a set of ``size`` needs (more wilds than naturals where forbidden)."""
@@ -553,15 +567,15 @@ class _Search:
         self.positive_wilds = sum(1 for card in wild_cards if ruleset.points(card) > 0)
         self.naturals = sum(counts)
         self.size = len(self.hand)
-        self.natural_points = sum(rules.points[i] * c for i, c in enumerate(counts))
-        self.total_points = self.natural_points + prefix[-1]
+        natural_points = sum(rules.points[i] * c for i, c in enumerate(counts))
+        self.total_points = natural_points + prefix[-1]
         self.decks = decks
         self.floor_key = self._floor_key(rules, hand)
         held_jokers = sum(1 for card in hand if card.is_joker)
-        self.spare_wild = held_jokers < jokers or any(
+        self.joker_spare = held_jokers < jokers
+        self.spare_wild = self.joker_spare or any(
             counts_rank < decks * 4 for counts_rank in self._wild_rank_counts(hand)
         )
-        self.joker_spare = held_jokers < jokers
         self.rank_counts = [0] * 14
         for i, c in enumerate(counts):
             self.rank_counts[i % 13 + 1] += c
@@ -714,7 +728,7 @@ class _Search:
         """Closest and needs: most gaps of a window wild cards may fill (-1: not a run)."""
         _, _, _, _, length, _, held, forced = window
         rules = self.rules
-        return rules.gap_cap(length, held, forced, rules.trimmed(spec_i, length, held))
+        return rules.gap_cap(spec_i, length, held, forced)
 
     def least_lacking(self) -> list[tuple[int, int]]:
         """Closest, whatever the budget: each run spec's fewest gaps and cards not held.
@@ -792,11 +806,8 @@ def _rest_bounds(s: _Search, mode: str, least: list[tuple[int, int]]) -> list[tu
             gap = size - n if n >= rules.set_floor(size) else size
             set_fill += gap
             continue
-        cap = min(gap, n + gap - rules.set_nat)
-        if rules.at_most:
-            cap = min(cap, (n + gap) // 2)
         set_fill += gap
-        set_short += gap - max(cap, 0)
+        set_short += gap - rules.set_wild_cap(n, gap)
     rest = [(set_fill, set_short)]
     for fill, short in reversed(least):
         rest.append((rest[-1][0] + fill, rest[-1][1] + short))
@@ -1090,8 +1101,7 @@ class _SearchState:
         if self.mode == _OPT:
             return all(rules.run_ok(run.length, mask) for run, mask in zip(runs, nat, strict=True))
         for run, mask in zip(runs, nat, strict=True):
-            must = rules.trimmed(run.spec, run.length, mask)
-            if rules.gap_cap(run.length, mask, run.forced, must) < 0:
+            if rules.gap_cap(run.spec, run.length, mask, run.forced) < 0:
                 return False
         return True
 
@@ -1113,8 +1123,7 @@ class _SearchState:
             gaps = run.length - mask.bit_count()
             fill += gaps
             if self.mode != _OPT:
-                must = rules.trimmed(run.spec, run.length, mask)
-                cap = rules.gap_cap(run.length, mask, run.forced, must)
+                cap = rules.gap_cap(run.spec, run.length, mask, run.forced)
                 if gaps > cap:
                     short += gaps - cap
                     broken += 1
@@ -1162,7 +1171,8 @@ class _SearchState:
         if not eligible:
             return []
         # Runs at their best: every copy they cover, as few cards not held as may be.
-        run_fill, run_short, run_broken = self._run_shortfall(runs, base)
+        # (Their gaps are counted against every copy they cover, not only the held ones.)
+        _, run_short, run_broken = self._run_shortfall(runs, base)
         run_fill = sum(run.length for run in runs) - sum(in_runs)
         wilds = s.wilds
         budget = self.budget
@@ -1175,8 +1185,8 @@ class _SearchState:
         def assign(i: int, fill: int, short: int, broken: int) -> None:
             if i == len(sizes):
                 set_points = sum(rules.rank_points[r] * by_rank[r] for r in set(assignment))
+                rem = s.total_points - laid_base - set_points
                 if best is not None:
-                    rem = s.total_points - laid_base - set_points
                     total_fill = run_fill + fill
                     if mode == _OPT:
                         if (rem, total_fill) > (best.key[0], best.key[1]):
@@ -1192,7 +1202,7 @@ class _SearchState:
                         fill,
                         short,
                         broken,
-                        s.total_points - laid_base - set_points,
+                        rem,
                     )
                 )
                 return
@@ -1207,11 +1217,9 @@ class _SearchState:
                 if mode != _OPT:
                     # Short of naturals: at best the runs give up every one of the rank.
                     gap = max(0, size - most)
-                    cap = min(gap, most + gap - rules.set_nat)
-                    if rules.at_most:
-                        cap = min(cap, (most + gap) // 2)
-                    if gap > max(cap, 0):
-                        new_short += gap - max(cap, 0)
+                    cap = rules.set_wild_cap(most, gap)
+                    if gap > cap:
+                        new_short += gap - cap
                         new_broken += 1
                 # Gaps: a natural a run gives up leaves a gap in the run instead, so the
                 # total is what the sets lack beside the runs' naturals.
@@ -1471,7 +1479,7 @@ class _SearchState:
         group_naturals: list[int] = []
         for group in groups:
             available = by_rank[group.rank]
-            n = min(available, group.total) if rules.exact else available
+            n = rules.set_naturals(group, available)
             if n < group.floor:
                 return
             group_naturals.append(n)
@@ -1669,9 +1677,7 @@ class _SearchState:
         laid_naturals = 0
         laid_points = 0
         for run, mask in zip(runs, nat, strict=True):
-            cap = rules.gap_cap(
-                run.length, mask, run.forced, rules.trimmed(run.spec, run.length, mask)
-            )
+            cap = rules.gap_cap(run.spec, run.length, mask, run.forced)
             if cap < 0:
                 return
             fill = run.length - mask.bit_count()
@@ -1683,7 +1689,7 @@ class _SearchState:
         per_group: list[list[tuple[int, ...]]] = []
         for group in groups:
             available = by_rank[group.rank]
-            n = min(available, group.total) if rules.exact else available
+            n = rules.set_naturals(group, available)
             per_group.append(_splits(n, group.sizes, rules.exact))
             laid_naturals += n
             laid_points += group.points * n
@@ -1709,10 +1715,7 @@ class _SearchState:
         for group, split in set_parts:
             for size, ni in zip(group.sizes, split, strict=True):
                 fill = max(0, size - ni)
-                cap = min(fill, ni + fill - rules.set_nat)
-                if rules.at_most:
-                    cap = min(cap, (ni + fill) // 2)
-                melds.append((fill, max(cap, 0)))
+                melds.append((fill, rules.set_wild_cap(ni, fill)))
         total_fill = sum(f for f, _ in melds)
         usable = sum(c for _, c in melds)
         wild_used = min(s.wilds, usable)
@@ -1807,9 +1810,7 @@ class _SearchState:
     def _wild_masks(self, runs: list[_Run], nat: list[int], alloc: list[int]) -> list[int]:
         rules = self.rules
         return [
-            rules.w_witness(
-                run.length, mask, run.forced, alloc[r], rules.trimmed(run.spec, run.length, mask)
-            )
+            rules.w_witness(run.spec, run.length, mask, run.forced, alloc[r])
             for r, (run, mask) in enumerate(zip(runs, nat, strict=True))
         ]
 
@@ -1837,7 +1838,7 @@ class _SearchState:
         set_variants: list[list[tuple[_Group, int]]] = [[]]
         for group in groups:
             available = by_rank[group.rank]
-            n = min(available, group.total) if rules.exact else available
+            n = rules.set_naturals(group, available)
             options = [n]
             if rules.keep_one and not rules.exact and n - 1 >= 0:
                 options.append(n - 1)
@@ -1858,7 +1859,6 @@ class _SearchState:
     ) -> None:
         rules = self.rules
         s = self.s
-        decks = s.decks
         naturals_left = s.naturals - run_naturals - sum(n for _, n in variant)
         set_fill = [max(0, g.total - n) for g, n in variant]
 
@@ -1903,7 +1903,7 @@ class _SearchState:
             free = run_info[r][2] or ((1 << run.length) - 1) & ~mask & ~run.forced
             for p in _bits(free):
                 idx = run.idxs[p]
-                if idx in self.identities or s.counts[idx] >= decks:
+                if self._known(idx):
                     continue
                 if rules.run_ok(run.length, mask | (1 << p)) and going_out(
                     s.wilds - (total_fill - 1), -1
@@ -1913,10 +1913,7 @@ class _SearchState:
         for i, (g, n) in enumerate(variant):
             fill = set_fill[i]
             wanted = [
-                suit * 13 + g.rank - 1
-                for suit in range(4)
-                if s.counts[suit * 13 + g.rank - 1] < decks
-                and suit * 13 + g.rank - 1 not in self.identities
+                idx for idx in (suit * 13 + g.rank - 1 for suit in range(4)) if not self._known(idx)
             ]
             if not wanted:
                 continue
@@ -2220,14 +2217,14 @@ def _needs(search: _Search) -> tuple[str, ...]:
 def _with_wilds(search: _Search, out: list[str]) -> list[str]:
     """A wild card would do: every wild card the hand could still get."""
     ruleset = search.rules.ruleset
-    held = Counter(search.hand)
+    held = count_cards(search.hand)
     cards = [Card.parse(name) for name in out]
     for rank in sorted(ruleset.wild_ranks):
         for suit in _SUITS:
             card = Card(rank, suit)
-            if held[card] < search.decks and card not in cards:
+            if held.get(card, 0) < search.decks and card not in cards:
                 cards.append(card)
-    result = [str(card) for card in sorted(cards, key=_card_order)]
+    result = [str(card) for card in sorted(cards, key=_DECK_PLACE.__getitem__)]
     if search.joker_spare:
         result.append(str(JOKER))
     return result
@@ -2235,17 +2232,16 @@ def _with_wilds(search: _Search, out: list[str]) -> list[str]:
 
 def _all_cards(search: _Search) -> tuple[str, ...]:
     """Every card the hand could still be dealt."""
-    held = Counter(search.hand)
-    out = [str(card) for card in sorted(_CARDS, key=_card_order) if held[card] < search.decks]
+    held = count_cards(search.hand)
+    out = [str(card) for card in DECK if held.get(card, 0) < search.decks]
     if search.joker_spare:
         out.append(str(JOKER))
     return tuple(out)
 
 
-def _deck_order(index: int) -> tuple[int, int]:
-    return (index % 13, index // 13)
+#: Each card's place in :data:`rules.cards.DECK` (rank, then suit): the order of ``needs``.
+_DECK_PLACE = {card: place for place, card in enumerate(DECK)}
 
 
-def _card_order(card: Card) -> tuple[int, int]:
-    assert card.rank is not None and card.suit is not None
-    return (int(card.rank), _SUITS.index(card.suit))
+def _deck_order(index: int) -> int:
+    return _DECK_PLACE[_CARDS[index]]

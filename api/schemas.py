@@ -308,28 +308,34 @@ class ResponseSchema(ma.Schema):
 
     def dump(self, obj: Any, *, many: bool | None = None) -> Any:
         if not many:
-            try:
-                if type(obj) is dict:
-                    if self._dump_dict is not None:
-                        return self._dump_dict(obj)
-                elif self._dump_object is not None and not hasattr(obj, "__getitem__"):
-                    return self._dump_object(obj)
-            except (AttributeError, KeyError):
-                pass
+            dumped = _one_pass(obj, self._dump_dict, self._dump_object)
+            if dumped is not None:  # a dump is a dict, never None
+                return dumped
         return super().dump(obj, many=many)
 
     def dump_json(self, obj: Any) -> str | None:
         """``encode_json(self.dump(obj))`` written directly, or ``None`` where :meth:`dump`
         would not take its one pass."""
-        try:
-            if type(obj) is dict:
-                if self._json_dict is not None:
-                    return self._json_dict(obj)  # type: ignore[no-any-return]
-            elif self._json_object is not None and not hasattr(obj, "__getitem__"):
-                return self._json_object(obj)  # type: ignore[no-any-return]
-        except (AttributeError, KeyError):
-            pass
-        return None
+        return _one_pass(obj, self._json_dict, self._json_object)  # type: ignore[no-any-return]
+
+
+def _one_pass(
+    obj: Any,
+    from_dict: Callable[[Any], Any] | None,
+    from_object: Callable[[Any], Any] | None,
+) -> Any:
+    """What the compiled function for ``obj``'s kind (a dict, or an object with attributes)
+    makes of it; ``None`` where there is none, or where it gives up and marshmallow must
+    say what is missing."""
+    try:
+        if type(obj) is dict:
+            if from_dict is not None:
+                return from_dict(obj)
+        elif from_object is not None and not hasattr(obj, "__getitem__"):
+            return from_object(obj)
+    except (AttributeError, KeyError):
+        pass
+    return None
 
 
 # --- house rulesets ------------------------------------------------------------------------

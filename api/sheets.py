@@ -15,7 +15,7 @@ import hmac
 import io
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -77,6 +77,8 @@ _COLUMNS = [
         "updated_at",
     )
 ]
+_SHEET_FIELDS = [f.name for f in fields(Sheet)]
+_INSERT = insert(_TABLE)
 _SELECT = select(*_COLUMNS).where(_TABLE.c.id == bindparam("match_id"))
 _SELECT_FOR_UPDATE = _SELECT.with_for_update()
 _SAVE = (
@@ -184,19 +186,9 @@ def create(
         created_at=now,
         updated_at=now,
     )
-    connection.execute(
-        insert(_TABLE).values(
-            id=sheet.id,
-            ruleset=sheet.ruleset_data,
-            players=sheet.players,
-            first_dealer=first_dealer,
-            edit_token_hash=sheet.edit_token_hash,
-            version=1,
-            rounds=[],
-            created_at=now,
-            updated_at=now,
-        )
-    )
+    # _COLUMNS lists the row in the order of the Sheet's fields (``load`` reads it back so).
+    values = [getattr(sheet, name) for name in _SHEET_FIELDS]
+    connection.execute(_INSERT, {c.key: v for c, v in zip(_COLUMNS, values, strict=True)})
     return sheet, token
 
 

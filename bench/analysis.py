@@ -25,6 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from contract_check import HAND, MELDS  # noqa: E402 (bench/ is on the path of its scripts)
+
 from rules import DECK, JOKER, Card, Ruleset, check_contract, find_ruleset, parse_cards  # noqa: E402
 from rules.analysis import analyse_hand  # noqa: E402
 
@@ -89,8 +91,8 @@ def timed(case: Case, repeat: int) -> float:
 def baseline() -> float:
     """One round-6 contract check with the hand (as bench/contract_check.py), in seconds."""
     ruleset = find_ruleset("liverpool")
-    melds = [parse_cards(m.split()) for m in ("9S 9H JK", "4H JK 6H 7H", "8C 9C 10C JC")]
-    hand = [card for meld in melds for card in meld] + [Card.parse("KD")]
+    melds = [parse_cards(meld) for meld in MELDS]
+    hand = parse_cards(HAND)
     runs = timeit.repeat(
         lambda: check_contract(ruleset, 6, melds, hand=hand), number=2000, repeat=7
     )

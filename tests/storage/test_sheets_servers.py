@@ -49,6 +49,19 @@ def results_for(round_number: int, players: int = 4) -> list[dict[str, Any]]:
     ]
 
 
+def put_round(
+    base: str, path: str, number: int, token: dict[str, str], etag: str
+) -> tuple[int, dict[str, str], Any]:
+    """Record round ``number`` of the sheet at ``path``, if it is still as ``etag`` says."""
+    return call(
+        base,
+        "PUT",
+        f"{path}/rounds/{number}",
+        {"results": results_for(number)},
+        {**token, "If-Match": etag},
+    )
+
+
 def new_sheet(base: str) -> dict[str, Any]:
     status, _, sheet = call(
         base, "POST", "/v1/matches", {"ruleset": "liverpool", "players": ["A", "B", "C", "D"]}
@@ -78,12 +91,8 @@ def test_eight_phones_writing_one_sheet_lose_no_round_and_double_none(
                 if played == ROUNDS:
                     return
                 number = played + 1
-                status, _, body = call(
-                    server.url,
-                    "PUT",
-                    f"/v1/matches/{sheet['id']}/rounds/{number}",
-                    {"results": results_for(number)},
-                    {**token, "If-Match": headers["etag"]},
+                status, _, body = put_round(
+                    server.url, f"/v1/matches/{sheet['id']}", number, token, headers["etag"]
                 )
                 with lock:
                     outcomes[status] += 1
@@ -128,24 +137,12 @@ def test_two_instances_on_one_postgresql_are_one_service(
     token = {"Authorization": f"Bearer {sheet['edit_token']}"}
     status, headers, read = call(second.url, "GET", path)
     assert status == 200 and read["id"] == sheet["id"]
-    status, _, written = call(
-        second.url,
-        "PUT",
-        f"{path}/rounds/1",
-        {"results": results_for(1)},
-        {**token, "If-Match": headers["etag"]},
-    )
+    status, _, written = put_round(second.url, path, 1, token, headers["etag"])
     assert status == 200 and written["version"] == 2
     # The first instance sees the write, and refuses a write based on what it saw before.
     status, _, seen = call(first.url, "GET", path)
     assert seen["version"] == 2 and seen["rounds"][0]["status"] == "played"
-    status, _, _ = call(
-        first.url,
-        "PUT",
-        f"{path}/rounds/2",
-        {"results": results_for(2)},
-        {**token, "If-Match": headers["etag"]},
-    )
+    status, _, _ = put_round(first.url, path, 2, token, headers["etag"])
     assert status == 412
     status, _, _ = call(first.url, "DELETE", path, headers=token)
     assert status == 204

@@ -13,11 +13,12 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from rules import MELD_TYPES
 from rules.analysis import Analysis, analyse_hand
 
 from .fields import CardList, cards, integer
 from .parsing import Blueprint
-from .schemas import MELD_TYPES, ContractField, MeldField, round_field, ruleset_field
+from .schemas import ContractField, MeldField, round_field, ruleset_field
 
 blp = Blueprint(
     "analysis",

@@ -21,6 +21,7 @@ from api.errors import Problem
 from api.fields import CardField, StrictBoolean, integer
 from api.parsing import Blueprint
 from api.schemas import ContractSchema, ruleset_field
+from rules import MAX_SEATS
 from rules.match import Entry
 
 blp = Blueprint(
@@ -30,7 +31,7 @@ blp = Blueprint(
     description="Stored match sheets: rounds, penalties, totals, standings and the winner.",
 )
 
-MAX_PLAYERS = 12
+MAX_PLAYERS = MAX_SEATS
 MAX_NAME = 40
 
 

@@ -21,7 +21,7 @@ from marshmallow import fields, validate
 from marshmallow.decorators import POST_DUMP, PRE_DUMP
 from marshmallow.types import StrSequenceOrSet, UnknownOption
 
-from rules import PARAMETERS, PRESETS, Contract, Rank, Suit
+from rules import CONTRACT_DOWN, MAX_SEATS, MELD_TYPES, PARAMETERS, PRESETS, Contract, Rank, Suit
 
 from .fields import (
     RANK_PATTERN,
@@ -41,11 +41,7 @@ from .fields import (
 MAX_HAND = 200
 MAX_MELD = 60
 MAX_MELDS = 12
-MAX_SEATS = 12
 MAX_ROUND = 20
-
-MELD_TYPES = ("set", "run")
-CONTRACT_DOWN = ("no", "this_turn", "earlier_turn")
 
 
 # --- bodies in one pass --------------------------------------------------------------------

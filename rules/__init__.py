@@ -24,6 +24,7 @@ from rules.checks import (
     check_meld,
     penalty,
 )
+from rules.choices import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS
 from rules.errors import CardNotationError, MoveError, RoundError, RulesError, RulesetError
 from rules.melds import Meld, Wild, read_meld
 from rules.ruleset import (
@@ -41,6 +42,11 @@ from rules.ruleset import (
 from rules.violations import MESSAGES, Violation
 
 __all__ = [
+    "CONTRACT_DOWN",
+    "ENDS",
+    "MAX_SEATS",
+    "MELD_TYPES",
+    "OBLIGATIONS",
     "DECK",
     "JOKER",
     "MESSAGES",

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Literal
 
 from rules.cards import Card, Rank
+from rules.choices import CONTRACT_DOWN, MELD_TYPES, ContractDown, End, Obligation
 from rules.errors import MoveError
 from rules.melds import (
     HIGH_ACE,
@@ -30,10 +30,6 @@ from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset, Tabl
 from rules.values import quick_init
 from rules.violations import Violation
 
-ContractDown = Literal["no", "this_turn", "earlier_turn"]
-End = Literal["low", "high"]
-CONTRACT_DOWN: tuple[ContractDown, ...] = ("no", "this_turn", "earlier_turn")
-MELD_TYPES: tuple[MeldType, ...] = ("set", "run")
 _READERS = {"set": read_set, "run": read_run}
 
 
@@ -543,9 +539,6 @@ def _place(rank: Rank, low: int, high: int, lowest: int, highest: int) -> int | 
 
 
 # --- joker swaps -----------------------------------------------------------------------------
-
-
-Obligation = Literal["own_meld_now", "table_this_turn", "hand"]
 
 
 @quick_init

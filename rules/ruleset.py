@@ -16,16 +16,17 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from rules.cards import JOKER, Card, Rank, Suit
+from rules.choices import (
+    FirstDealer,
+    LayoffTiming,
+    MeldType,
+    Neighbour,
+    StockRule,
+    SwapTiming,
+    TieBreak,
+)
+from rules.choices import Obligation as FreedJoker
 from rules.errors import RoundError, RulesError, RulesetError
-
-MeldType = Literal["set", "run"]
-LayoffTiming = Literal["same_turn", "next_turn"]
-SwapTiming = Literal["any", "earlier_turn", "not_down"]
-FreedJoker = Literal["own_meld_now", "table_this_turn", "hand"]
-TieBreak = Literal["last_round", "shared", "replay"]
-Neighbour = Literal["left_of_dealer", "right_of_dealer"]
-StockRule = Literal["reshuffle", "end_round"]
-FirstDealer = Literal["agreed", "highest_card"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,7 +119,8 @@ def view_link_qr(match_id: str) -> Response:
     response.set_etag(hashlib.blake2b(link.encode(), digest_size=12).hexdigest())
     response.cache_control.public = True
     response.cache_control.max_age = QR_MAX_AGE
-    return response.make_conditional(request)
+    response.make_conditional(request)
+    return response
 
 
 @blp.post("/qr")

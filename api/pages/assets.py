@@ -59,4 +59,3 @@ class PagesBlueprint(Blueprint):
         if version is None:
             raise FileNotFoundError(f"no static file {filename!r} for the pages")
         return url_for(f"{self.name}.static", filename=filename, v=version)
-

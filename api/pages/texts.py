@@ -84,7 +84,9 @@ def script_texts() -> dict[str, str]:
         "saving": _("Saving…"),
         "saved": _("Round {number} is saved."),
         "refused": _("The round was not saved: {detail}"),
-        "stale": _("Another phone changed the sheet meanwhile: {changes}. What you typed is kept; check it and save again."),
+        "stale": _(
+            "Another phone changed the sheet meanwhile: {changes}. What you typed is kept; check it and save again."
+        ),
         "changed_elsewhere": _("Another phone changed the sheet: {changes}."),
         "change_recorded": _("round {number} was recorded"),
         "change_corrected": _("round {number} was corrected"),

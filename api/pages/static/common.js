@@ -85,7 +85,8 @@ function longestPrefix(elements, attribute, field) {
 /**
  * Show each of the API's errors[] next to the field it names: the message goes to the slot
  * whose data-error-for is the longest prefix of the field ("results.2.points" -> "results.2"),
- * and the control whose data-field is the longest prefix is marked invalid. Answers the
+ * and the control whose data-field is the longest prefix (or else the first control inside the
+ * field) is marked invalid. Answers the
  * first control marked, to move the focus there.
  */
 export function showErrors(root, problem) {
@@ -101,7 +102,11 @@ export function showErrors(root, problem) {
       slot.textContent = slot.textContent ? `${slot.textContent} ${error.message}` : error.message;
       slot.hidden = false;
     }
-    const control = field ? longestPrefix(controls, "data-field", field) : null;
+    // The control the field names, or else the first inside it ("results.2" -> its points).
+    const control = field
+      ? longestPrefix(controls, "data-field", field) ||
+        controls.find((each) => each.getAttribute("data-field").startsWith(field + ".") && !each.closest(".is-out"))
+      : null;
     if (control && control.getAttribute("data-field") !== "") {
       control.setAttribute("aria-invalid", "true");
       first = first || control;

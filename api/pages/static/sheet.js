@@ -154,7 +154,7 @@ function renderScores() {
     head.append(make("th", { scope: "colgroup", colspan: 2, class: winners.has(player.seat) ? "winner" : null, text: player.name }));
     sub.append(make("th", { scope: "col", text: say("points") }), make("th", { scope: "col", class: "total", text: say("total") }));
   }
-  if (editable) head.append(make("th", { scope: "col", rowspan: 2, text: say("actions") }));
+  if (editable) head.append(make("th", { scope: "col", rowspan: 2, class: "actions", text: say("actions") }));
   $("score-table").tHead.replaceChildren(head, sub);
 
   const running = runningTotals(sheet);
@@ -169,7 +169,7 @@ function renderScores() {
       );
     }
     if (editable) {
-      row.append(make("td", {}, round.status === "played"
+      row.append(make("td", { class: "actions" }, round.status === "played"
         ? make("button", { type: "button", class: "secondary", "data-correct": round.number, "aria-label": say("correct_label", { number: round.number }), text: say("correct") })
         : ""));
     }
@@ -181,7 +181,7 @@ function renderScores() {
   for (const total of sheet.totals) {
     foot.append(make("td", { colspan: 2, class: winners.has(total.seat) ? "total winner" : "total", text: String(total.total) }));
   }
-  if (editable) foot.append(make("td"));
+  if (editable) foot.append(make("td", { class: "actions" }));
   $("score-table").tFoot.replaceChildren(foot);
   renderTakeBack();
   renderResult();

@@ -81,6 +81,7 @@ def script_texts() -> dict[str, str]:
         "bonus_of": _("{name} cut exactly: {bonus} points off"),
         "count_cards_of": _("Count the cards of {name}"),
         "counted": _("{count} cards: {points} points"),
+        "counted_one": _("1 card: {points} points"),
         "saving": _("Saving…"),
         "saved": _("Round {number} is saved."),
         "refused": _("The round was not saved: {detail}"),
@@ -102,6 +103,7 @@ def script_texts() -> dict[str, str]:
         "picker_add": _("Add {card}"),
         "picker_remove": _("Take off one {card}"),
         "picker_total": _("{count} cards, {points} points"),
+        "picker_total_one": _("1 card, {points} points"),
         "picker_empty": _("No cards yet: tap the cards left in hand."),
         # Results.
         "standings_rank": _("{rank}."),

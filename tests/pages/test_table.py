@@ -47,6 +47,9 @@ def screenshots(page: Any, name: str, output: Path) -> None:
     size = page.viewport_size
     for width in (360, 1280):
         page.set_viewport_size({"width": width, "height": 800})
+        # From the top: a page scrolled to a focused field is drawn short in a full-page shot.
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(100)
         page.screenshot(path=str(output / f"{name}-{width}.png"), full_page=True)
     page.set_viewport_size(size)
 

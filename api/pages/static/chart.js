@@ -5,8 +5,9 @@
 import { make, say } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 640;
-const HEIGHT = 320;
+// Drawn at the width it is shown (within bounds), so that its text stays legible on a phone.
+const LEAST_WIDTH = 300;
+const MOST_WIDTH = 720;
 const MARGIN = { top: 16, right: 20, bottom: 40, left: 52 };
 
 function svg(tag, attributes = {}, ...children) {
@@ -39,6 +40,8 @@ export function runningTotals(sheet) {
 }
 
 export function drawChart(container, sheet) {
+  const width = Math.round(Math.min(MOST_WIDTH, Math.max(LEAST_WIDTH, container.clientWidth || MOST_WIDTH)));
+  const height = Math.round(width / 2);
   const series = runningTotals(sheet);
   const rounds = series[0].length - 1;
   const lowest = Math.min(0, ...series.flat());
@@ -46,30 +49,30 @@ export function drawChart(container, sheet) {
   const spacing = step(highest - lowest);
   const top = Math.ceil(highest / spacing) * spacing;
   const bottom = Math.floor(lowest / spacing) * spacing;
-  const innerWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const innerWidth = width - MARGIN.left - MARGIN.right;
+  const innerHeight = height - MARGIN.top - MARGIN.bottom;
   const x = (round) => MARGIN.left + (rounds ? (round / rounds) * innerWidth : 0);
   const y = (points) => MARGIN.top + innerHeight - ((points - bottom) / (top - bottom)) * innerHeight;
 
   const chart = svg("svg", {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    viewBox: `0 0 ${width} ${height}`,
     role: "img",
     "aria-labelledby": "chart-svg-title",
   });
   chart.append(svg("title", { id: "chart-svg-title" }, say("chart_label")));
   for (let points = bottom; points <= top; points += spacing) {
     chart.append(
-      svg("line", { class: "grid", x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(points), y2: y(points) }),
+      svg("line", { class: "grid", x1: MARGIN.left, x2: width - MARGIN.right, y1: y(points), y2: y(points) }),
       svg("text", { x: MARGIN.left - 6, y: y(points) + 4, "text-anchor": "end" }, String(points)),
     );
   }
   for (let round = 0; round <= rounds; round += 1) {
-    chart.append(svg("text", { x: x(round), y: HEIGHT - MARGIN.bottom + 16, "text-anchor": "middle" }, String(round)));
+    chart.append(svg("text", { x: x(round), y: height - MARGIN.bottom + 16, "text-anchor": "middle" }, String(round)));
   }
   chart.append(
-    svg("line", { class: "axis", x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: HEIGHT - MARGIN.bottom }),
-    svg("line", { class: "axis", x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(bottom), y2: y(bottom) }),
-    svg("text", { x: MARGIN.left + innerWidth / 2, y: HEIGHT - 6, "text-anchor": "middle" }, say("chart_round")),
+    svg("line", { class: "axis", x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: height - MARGIN.bottom }),
+    svg("line", { class: "axis", x1: MARGIN.left, x2: width - MARGIN.right, y1: y(bottom), y2: y(bottom) }),
+    svg("text", { x: MARGIN.left + innerWidth / 2, y: height - 6, "text-anchor": "middle" }, say("chart_round")),
   );
   series.forEach((totals, seat) => {
     const look = `series-${seat % 8} dash-${seat % 4}`;

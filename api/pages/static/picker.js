@@ -51,7 +51,7 @@ function show() {
     }),
   );
   const points = cards.reduce((sum, card) => sum + cardPoints(values, card), 0);
-  total.textContent = cards.length ? say("picker_total", { count: cards.length, points }) : say("picker_empty");
+  total.textContent = cards.length ? say(cards.length === 1 ? "picker_total_one" : "picker_total", { count: cards.length, points }) : say("picker_empty");
 }
 
 grid.addEventListener("click", (event) => {

@@ -374,7 +374,7 @@ function setCards(seat, cards) {
   const points = cards.reduce((sum, card) => sum + cardPoints(sheet.ruleset.points, card), 0);
   $(`points-${seat}`).value = String(points);
   const counted = $(`counted-${seat}`);
-  counted.textContent = `${say("counted", { count: cards.length, points })}: ${cards.join(" ")}`;
+  counted.textContent = `${say(cards.length === 1 ? "counted_one" : "counted", { count: cards.length, points })}: ${cards.join(" ")}`;
   counted.hidden = false;
 }
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from flask import Response, render_template, request, url_for
+from flask import Response, current_app, render_template, request, url_for
 from werkzeug.exceptions import NotFound
 
 from rules import PRESETS, Ruleset
@@ -46,18 +46,44 @@ QR_MAX_AGE = 24 * 3600
 
 @blp.context_processor
 def page_globals() -> dict[str, Any]:
-    return {"_": gettext, "asset_url": blp.asset_url, "lang": "en", "texts": script_texts()}
+    return {"_": gettext, "asset_url": blp.asset_url, "lang": language(), "texts": script_texts()}
 
 
-def page(template: str, status: int = 200, **context: Any) -> Response:
-    """A rendered page, answered with an ETag of its body; a phone that has it gets a 304."""
-    body = render_template(template, **context).encode()
-    response = Response(body, status=status, mimetype="text/html")
-    if status == 200:
-        response.set_etag(hashlib.blake2b(body, digest_size=12).hexdigest())
-        response.cache_control.no_cache = True
-        response.make_conditional(request)
-    return response
+def language() -> str:
+    """The language the pages are written in for this request (English only, for now)."""
+    return "en"
+
+
+#: Rendered pages by template, mount point, language and what else the page shows; a page is
+#: the same for every request that shares these, so it is rendered once per process.
+_RENDERED: dict[tuple[str, ...], tuple[bytes, str]] = {}
+
+
+def page(
+    template: str, *, key: tuple[str, ...] = (), status: int = 200, **context: Any
+) -> Response:
+    """A rendered page with an ETag of its body; a phone that already has it gets a 304.
+
+    ``key`` names what, besides the template, the language and the mount point, the page
+    depends on: no page shows anything else of the request, so it is rendered once and
+    answered from memory after (except in debug mode, where templates change as one works).
+    """
+    cache_key = (template, request.script_root, language(), *key)
+    kept = None if current_app.debug else _RENDERED.get(cache_key)
+    if kept is None:
+        body = render_template(template, **context).encode()
+        kept = (body, f'"{hashlib.blake2b(body, digest_size=12).hexdigest()}"')
+        if not current_app.debug:
+            _RENDERED[cache_key] = kept
+    body, etag = kept
+    if status != 200:
+        return Response(body, status=status, mimetype="text/html")
+    # Written out rather than through make_conditional: a page has no ranges and no dates,
+    # and the check is a fifth of what answering from memory costs.
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.if_none_match.contains(etag.strip('"')):
+        return Response(status=304, headers=headers)
+    return Response(body, headers=headers, mimetype="text/html")
 
 
 def tables_text(ruleset: Ruleset) -> list[str]:
@@ -96,17 +122,14 @@ def start() -> Response:
 
 @blp.get("/m/<match_id>")
 def sheet(match_id: str) -> Response:
-    """One match sheet; its script reads it from the API and, with the edit token, writes it."""
+    """One match sheet; its script reads it from the API and, with the edit token, writes it.
+
+    The page is the same for every sheet (its script takes the id from the address), so it
+    is rendered once and cached like the start page.
+    """
     if qr.SHEET_ID.match(match_id) is None:
-        return page("not_found.html", 404)
-    return page(
-        "sheet.html",
-        match_id=match_id,
-        api_url=f"{MATCHES}/{match_id}",
-        view_url=url_for("pages.sheet", match_id=match_id, _external=True),
-        ranks=rank_names(),
-        suits=suit_names(),
-    )
+        return page("not_found.html", status=404)
+    return page("sheet.html", matches=MATCHES, ranks=rank_names(), suits=suit_names())
 
 
 @blp.get("/m/<match_id>/qr.svg")
@@ -140,9 +163,10 @@ def blank_sheet(ruleset_id: str) -> Response:
     """A ruleset's blank score sheet, to print: rounds, contracts, hand sizes and boxes."""
     ruleset = PRESETS.get(ruleset_id)
     if ruleset is None:
-        return page("not_found.html", 404)
+        return page("not_found.html", status=404)
     return page(
         "blank_sheet.html",
+        key=(ruleset.id,),
         ruleset=ruleset,
         seats=range(BLANK_SHEET_SEATS),
         family_name=family_name,

@@ -7,9 +7,10 @@ import { drawChart, runningTotals } from "./chart.js";
 import { api, clearErrors, make, remember, remembered, say, showErrors, summary } from "./common.js";
 import { cardPoints, pickCards } from "./picker.js";
 
+// The page is the same for every sheet: the sheet is the one its address names (/m/<id>).
 const root = document.getElementById("sheet");
-const matchId = root.dataset.match;
-const sheetUrl = root.dataset.api;
+const matchId = decodeURIComponent(window.location.pathname.split("/").at(-1));
+const sheetUrl = `${root.dataset.matches}/${encodeURIComponent(matchId)}`;
 const POLL_SECONDS = 4;
 const $ = (id) => document.getElementById(id);
 
@@ -222,6 +223,11 @@ function renderChart() {
 }
 
 function renderShare() {
+  $("view-link").value = `${window.location.origin}${window.location.pathname}`;
+  if ($("view-qr").hidden) {
+    $("view-qr").src = `${window.location.pathname}/qr.svg`;
+    $("view-qr").hidden = false;
+  }
   $("edit-share").hidden = !token;
   if (token) $("edit-link").value = `${window.location.origin}/m/${encodeURIComponent(matchId)}#edit=${encodeURIComponent(token)}`;
   const base = sheet.ruleset.base || sheet.ruleset.id;

@@ -270,6 +270,7 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     assert "round 7 was recorded" in notice.inner_text()
     assert [page.input_value(f"#points-{seat}") for seat in (0, 1, 3)] == ["15", "65", "20"]
     assert page.is_checked("#out-2")
+    assert page.inner_text("#entry-title") == "Correct round 7"  # saving now corrects it
     save_round(page, 7)
     assert page.inner_text("#result-line") == "Ann won with 95 points."
 

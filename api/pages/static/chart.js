@@ -67,12 +67,24 @@ export function drawChart(container, sheet) {
     );
   }
   for (let round = 0; round <= rounds; round += 1) {
-    chart.append(svg("text", { x: x(round), y: height - MARGIN.bottom + 16, "text-anchor": "middle" }, String(round)));
+    chart.append(
+      svg("text", { x: x(round), y: height - MARGIN.bottom + 16, "text-anchor": "middle" }, String(round)),
+    );
   }
   chart.append(
-    svg("line", { class: "axis", x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: height - MARGIN.bottom }),
+    svg("line", {
+      class: "axis",
+      x1: MARGIN.left,
+      x2: MARGIN.left,
+      y1: MARGIN.top,
+      y2: height - MARGIN.bottom,
+    }),
     svg("line", { class: "axis", x1: MARGIN.left, x2: width - MARGIN.right, y1: y(bottom), y2: y(bottom) }),
-    svg("text", { x: MARGIN.left + innerWidth / 2, y: height - 6, "text-anchor": "middle" }, say("chart_round")),
+    svg(
+      "text",
+      { x: MARGIN.left + innerWidth / 2, y: height - 6, "text-anchor": "middle" },
+      say("chart_round"),
+    ),
   );
   series.forEach((totals, seat) => {
     const look = `series-${seat % 8} dash-${seat % 4}`;
@@ -86,8 +98,11 @@ export function drawChart(container, sheet) {
   const legend = make("ul", { class: "chart-legend" });
   sheet.players.forEach((player, seat) => {
     const look = `series-${seat % 8} dash-${seat % 4}`;
-    const sample = svg("svg", { viewBox: "0 0 32 12", "aria-hidden": "true" },
-      svg("line", { class: `line ${look}`, x1: 0, x2: 32, y1: 6, y2: 6 }));
+    const sample = svg(
+      "svg",
+      { viewBox: "0 0 32 12", "aria-hidden": "true" },
+      svg("line", { class: `line ${look}`, x1: 0, x2: 32, y1: 6, y2: 6 }),
+    );
     const last = series[seat].at(-1);
     legend.append(make("li", {}, sample, `${player.name}: ${last}`));
   });

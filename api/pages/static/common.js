@@ -52,7 +52,10 @@ export async function api(method, path, { body, headers = {} } = {}) {
     parsed = null;
   }
   if (!answer.ok) {
-    throw new ApiError(answer.status, parsed || { detail: say("unexpected", { status: answer.status, detail: "" }) });
+    throw new ApiError(
+      answer.status,
+      parsed || { detail: say("unexpected", { status: answer.status, detail: "" }) },
+    );
   }
   return { status: answer.status, etag, body: parsed };
 }
@@ -93,7 +96,8 @@ export function showErrors(root, problem) {
   clearErrors(root);
   const slots = [...root.querySelectorAll("[data-error-for]")];
   const controls = [...root.querySelectorAll("[data-field]")];
-  const errors = problem.errors && problem.errors.length ? problem.errors : [{ field: "", message: problem.detail }];
+  const errors =
+    problem.errors && problem.errors.length ? problem.errors : [{ field: "", message: problem.detail }];
   let first = null;
   for (const error of errors) {
     const field = error.field || "";
@@ -105,7 +109,9 @@ export function showErrors(root, problem) {
     // The control the field names, or else the first inside it ("results.2" -> its points).
     const control = field
       ? longestPrefix(controls, "data-field", field) ||
-        controls.find((each) => each.getAttribute("data-field").startsWith(field + ".") && !each.closest(".is-out"))
+        controls.find(
+          (each) => each.getAttribute("data-field").startsWith(field + ".") && !each.closest(".is-out"),
+        )
       : null;
     if (control && control.getAttribute("data-field") !== "") {
       control.setAttribute("aria-invalid", "true");

@@ -8,7 +8,9 @@ const dialog = document.getElementById("picker");
 const grid = dialog.querySelector(".picker-grid");
 const hand = document.getElementById("picker-hand");
 const total = document.getElementById("picker-total");
-const buttons = new Map([...grid.querySelectorAll("[data-card]")].map((button) => [button.dataset.card, button]));
+const buttons = new Map(
+  [...grid.querySelectorAll("[data-card]")].map((button) => [button.dataset.card, button]),
+);
 
 let cards = [];
 let limits = { decks: 2, jokers: 4 };
@@ -33,7 +35,10 @@ function show() {
     button.querySelector(".card-count").textContent = count ? String(count) : "";
     button.disabled = count >= most;
     const name = button.dataset.name;
-    button.setAttribute("aria-label", count ? `${say("picker_add", { card: name })} (${count})` : say("picker_add", { card: name }));
+    button.setAttribute(
+      "aria-label",
+      count ? `${say("picker_add", { card: name })} (${count})` : say("picker_add", { card: name }),
+    );
   }
   hand.replaceChildren(
     ...[...counted].map(([card, count]) => {
@@ -45,13 +50,18 @@ function show() {
           type: "button",
           "data-remove": card,
           "aria-label": say("picker_remove", { card: name }),
-          text: count > 1 ? `${buttons.get(card).firstChild.textContent} ×${count}` : buttons.get(card).firstChild.textContent,
+          text:
+            count > 1
+              ? `${buttons.get(card).firstChild.textContent} ×${count}`
+              : buttons.get(card).firstChild.textContent,
         }),
       );
     }),
   );
   const points = cards.reduce((sum, card) => sum + cardPoints(values, card), 0);
-  total.textContent = cards.length ? say(cards.length === 1 ? "picker_total_one" : "picker_total", { count: cards.length, points }) : say("picker_empty");
+  total.textContent = cards.length
+    ? say(cards.length === 1 ? "picker_total_one" : "picker_total", { count: cards.length, points })
+    : say("picker_empty");
 }
 
 grid.addEventListener("click", (event) => {
@@ -85,11 +95,8 @@ export function pickCards({ name, start = [], points, table }) {
   dialog.returnValue = "";
   dialog.showModal();
   return new Promise((resolve) => {
-    dialog.addEventListener(
-      "close",
-      () => resolve(dialog.returnValue === "use" ? [...cards] : null),
-      { once: true },
-    );
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "use" ? [...cards] : null), {
+      once: true,
+    });
   });
 }
-

@@ -3,9 +3,10 @@
 // is read every few seconds with If-None-Match, and every write carries If-Match, so that no
 // phone overwrites a round it has not seen; a 412 shows what changed and keeps what was typed.
 
-import { drawChart, runningTotals } from "./chart.js";
+import { drawChart } from "./chart.js";
 import { api, clearErrors, make, remember, remembered, say, showErrors, summary } from "./common.js";
 import { cardPoints, pickCards } from "./picker.js";
+import { nextRound, showBriefing, showScores, showStandings, tableFor } from "./scores.js";
 
 // The page is the same for every sheet: the sheet is the one its address names (/m/<id>).
 const root = document.getElementById("sheet");
@@ -41,7 +42,8 @@ async function load({ fresh = false } = {}) {
   } catch (error) {
     if (error.status === 404) {
       $("sheet-status").textContent = say("not_found");
-      for (const id of ["briefing", "entry", "scores", "standings", "chart-section", "share"]) $(id).hidden = true;
+      for (const id of ["briefing", "entry", "scores", "standings", "chart-section", "share"])
+        $(id).hidden = true;
       stopPolling();
     } else if (!sheet) {
       $("sheet-status").textContent = error.message;
@@ -80,8 +82,10 @@ function changes(before, after) {
   after.rounds.forEach((round, index) => {
     const old = before.rounds[index];
     if (!old) return;
-    if (old.status === "pending" && round.status === "played") found.push(say("change_recorded", { number: round.number }));
-    else if (old.status === "played" && round.status === "pending") found.push(say("change_taken_back", { number: round.number }));
+    if (old.status === "pending" && round.status === "played")
+      found.push(say("change_recorded", { number: round.number }));
+    else if (old.status === "played" && round.status === "pending")
+      found.push(say("change_taken_back", { number: round.number }));
     else if (round.status === "played" && JSON.stringify(old.results) !== JSON.stringify(round.results)) {
       found.push(say("change_corrected", { number: round.number }));
     }
@@ -98,122 +102,18 @@ function notice(text) {
 
 const nameOf = (seat) => sheet.players[seat].name;
 
-function tableFor(players) {
-  const sizes = sheet.ruleset.tables;
-  return sizes.find((size) => players <= size.max_players) || sizes.at(-1);
-}
-
 function render(previous) {
   $("sheet-status").textContent = token ? "" : say("view_only");
   $("sheet-title").textContent = sheet.ruleset.name;
   $("sheet-players").textContent = sheet.players.map((player) => player.name).join(", ");
   document.title = `${sheet.ruleset.name}: ${sheet.players.map((player) => player.name).join(", ")}`;
-  renderBriefing();
-  renderScores();
-  renderStandings();
+  showBriefing(sheet);
+  showScores(sheet, Boolean(token));
+  renderTakeBack();
+  showStandings(sheet);
   renderChart();
   renderShare();
   updateEntry(previous);
-}
-
-function nextRound() {
-  return sheet.rounds.find((round) => round.status === "pending") || null;
-}
-
-function renderBriefing() {
-  const round = nextRound();
-  $("briefing").hidden = false;
-  const lines = [];
-  if (round) {
-    const table = tableFor(sheet.players.length);
-    $("briefing-title").textContent = say("briefing_title", {
-      number: round.number,
-      count: sheet.rounds.length,
-      contract: round.contract.text,
-    });
-    lines.push(say("deal", { cards: round.hand_size }));
-    lines.push(table.jokers ? say("table", { decks: table.decks, jokers: table.jokers }) : say("table_no_jokers", { decks: table.decks }));
-    lines.push(say("seating", { dealer: nameOf(round.dealer), cutter: nameOf(round.cutter), first: nameOf(round.first_player) }));
-    if (round.whole_hand) lines.push(say("whole_hand"));
-    else if (!round.discard_to_go_out) lines.push(say("no_discard"));
-    if (round.exact_minimum) lines.push(say("exact_minimum"));
-  } else {
-    $("briefing-title").textContent = say("all_played");
-  }
-  $("briefing-lines").replaceChildren(...lines.map((line) => make("li", { text: line })));
-}
-
-function renderScores() {
-  $("scores").hidden = false;
-  const editable = Boolean(token);
-  const players = sheet.players;
-  const winners = new Set(sheet.winners || []);
-  const head = make("tr", {}, make("th", { scope: "col", rowspan: 2, text: say("chart_round") }),
-    make("th", { scope: "col", rowspan: 2, class: "contract", text: say("contract") }));
-  const sub = make("tr");
-  for (const player of players) {
-    head.append(make("th", { scope: "colgroup", colspan: 2, class: winners.has(player.seat) ? "winner" : null, text: player.name }));
-    sub.append(make("th", { scope: "col", text: say("points") }), make("th", { scope: "col", class: "total", text: say("total") }));
-  }
-  if (editable) head.append(make("th", { scope: "col", rowspan: 2, class: "actions", text: say("actions") }));
-  $("score-table").tHead.replaceChildren(head, sub);
-
-  const running = runningTotals(sheet);
-  const body = sheet.rounds.map((round, index) => {
-    const row = make("tr", { class: round.status }, make("th", { scope: "row", text: String(round.number) }),
-      make("td", { class: "contract", text: round.contract.text }));
-    for (const player of players) {
-      const result = round.results?.find((item) => item.seat === player.seat);
-      row.append(
-        make("td", { class: result?.went_out ? "out" : null, text: result ? (result.went_out ? say("out") : String(result.points)) : "" }),
-        make("td", { class: "total", text: result ? String(running[player.seat][index + 1]) : "" }),
-      );
-    }
-    if (editable) {
-      row.append(make("td", { class: "actions" }, round.status === "played"
-        ? make("button", { type: "button", class: "secondary", "data-correct": round.number, "aria-label": say("correct_label", { number: round.number }), text: say("correct") })
-        : ""));
-    }
-    return row;
-  });
-  $("score-table").tBodies[0].replaceChildren(...body);
-
-  const foot = make("tr", {}, make("th", { scope: "row", colspan: 2, text: say("total") }));
-  for (const total of sheet.totals) {
-    foot.append(make("td", { colspan: 2, class: winners.has(total.seat) ? "total winner" : "total", text: String(total.total) }));
-  }
-  if (editable) foot.append(make("td", { class: "actions" }));
-  $("score-table").tFoot.replaceChildren(foot);
-  renderTakeBack();
-  renderResult();
-}
-
-function renderResult() {
-  const winners = sheet.winners || [];
-  let line = "";
-  if (sheet.status === "finished" && winners.length) {
-    const names = winners.map(nameOf).join(", ");
-    const total = sheet.totals.find((item) => item.seat === winners[0]).total;
-    line = say(winners.length > 1 ? "winners_shared" : "winner", { names, total });
-  }
-  $("result-line").textContent = line;
-  const tie = sheet.tie_break;
-  let tieText = "";
-  if (tie) {
-    if (tie.method === "last_round" && tie.decided) tieText = say("tie_last_round");
-    else if (tie.method === "replay") tieText = say("tie_replay", { round: tie.round });
-    else tieText = say("tie_shared");
-  }
-  $("tie-line").textContent = tieText;
-}
-
-function renderStandings() {
-  $("standings").hidden = false;
-  $("standings-list").replaceChildren(
-    ...sheet.standings.map((standing) =>
-      make("li", {}, make("span", { class: "rank", text: say("standings_rank", { rank: standing.rank }) }), `${standing.name}: ${standing.total}`),
-    ),
-  );
 }
 
 function renderChart() {
@@ -229,7 +129,9 @@ function renderShare() {
     $("view-qr").hidden = false;
   }
   $("edit-share").hidden = !token;
-  if (token) $("edit-link").value = `${window.location.origin}/m/${encodeURIComponent(matchId)}#edit=${encodeURIComponent(token)}`;
+  if (token)
+    $("edit-link").value =
+      `${window.location.origin}/m/${encodeURIComponent(matchId)}#edit=${encodeURIComponent(token)}`;
   const base = sheet.ruleset.base || sheet.ruleset.id;
   $("blank-sheet-link").href = `/rulesets/${encodeURIComponent(base)}/sheet`;
   $("blank-sheet-link").hidden = false;
@@ -245,7 +147,12 @@ function renderTakeBack() {
     return;
   }
   const last = played.at(-1).number;
-  const ask = make("button", { type: "button", class: "secondary", id: "take-back-button", text: say("take_back", { number: last }) });
+  const ask = make("button", {
+    type: "button",
+    class: "secondary",
+    id: "take-back-button",
+    text: say("take_back", { number: last }),
+  });
   ask.addEventListener("click", () => {
     const yes = make("button", { type: "button", class: "primary", id: "take-back-yes", text: say("yes") });
     const no = make("button", { type: "button", class: "secondary", text: say("no") });
@@ -275,11 +182,16 @@ function updateEntry(previous) {
     return;
   }
   if (dirty && entry) {
-    if (previous && etag) notice(say("changed_elsewhere", { changes: changes(previous, sheet) }));
+    // What this phone typed stays; if another phone recorded the same round meanwhile,
+    // saving it now corrects that round, and the form says so.
+    if (previous) notice(say("changed_elsewhere", { changes: changes(previous, sheet) }));
+    const now = sheet.rounds[entry.number - 1];
+    if (!entry.correcting && now?.status === "played") labelEntry(now.number, true);
     return;
   }
-  const correcting = entry?.correcting && sheet.rounds[entry.number - 1]?.status === "played" ? entry.number : null;
-  const round = correcting ? sheet.rounds[correcting - 1] : nextRound();
+  const correcting =
+    entry?.correcting && sheet.rounds[entry.number - 1]?.status === "played" ? entry.number : null;
+  const round = correcting ? sheet.rounds[correcting - 1] : nextRound(sheet);
   if (!round) {
     entry = null;
     $("entry").hidden = true;
@@ -305,53 +217,139 @@ $("cancel-correction").addEventListener("click", () => {
 });
 
 function numberInput(id, field, label, value) {
-  return make("input", { type: "number", id, min: 0, inputmode: "numeric", "data-field": field, "aria-label": label, value: value ?? "" });
+  return make("input", {
+    type: "number",
+    id,
+    min: 0,
+    inputmode: "numeric",
+    "data-field": field,
+    "aria-label": label,
+    value: value ?? "",
+  });
 }
 
 function resultRow(player, round, result) {
   const seat = player.seat;
   const rules = sheet.ruleset;
-  const points = numberInput(`points-${seat}`, `results.${seat}.points`, say("points_of", { name: player.name }),
-    result && !result.went_out && !result.cards ? result.penalty : result?.cards ? result.penalty : "");
+  const points = numberInput(
+    `points-${seat}`,
+    `results.${seat}.points`,
+    say("points_of", { name: player.name }),
+    result && !result.went_out && !result.cards ? result.penalty : result?.cards ? result.penalty : "",
+  );
   points.classList.add("points");
   points.setAttribute("aria-describedby", `error-results-${seat} counted-${seat}`);
-  const count = make("button", { type: "button", class: "secondary count-button", "data-count": seat, "data-field": `results.${seat}.cards`,
-    "aria-label": say("count_cards_of", { name: player.name }), text: say("cards") });
-  const row = make("div", { class: "result-row", "data-seat": seat },
-    make("span", { class: "who" }, player.name, make("span", { class: "out-mark", hidden: true, text: say("went_out") })),
-    make("div", { class: "points-cell" }, make("span", {}, make("label", { for: points.id, text: say("points") }), points), count));
+  const count = make("button", {
+    type: "button",
+    class: "secondary count-button",
+    "data-count": seat,
+    "data-field": `results.${seat}.cards`,
+    "aria-label": say("count_cards_of", { name: player.name }),
+    text: say("cards"),
+  });
+  const row = make(
+    "div",
+    { class: "result-row", "data-seat": seat },
+    make(
+      "span",
+      { class: "who" },
+      player.name,
+      make("span", { class: "out-mark", hidden: true, text: say("went_out") }),
+    ),
+    make(
+      "div",
+      { class: "points-cell" },
+      make("span", {}, make("label", { for: points.id, text: say("points") }), points),
+      count,
+    ),
+  );
   if (rules.buying) {
-    const buys = numberInput(`buys-${seat}`, `results.${seat}.buys`, say("buys_of", { name: player.name }), result?.buys);
+    const buys = numberInput(
+      `buys-${seat}`,
+      `results.${seat}.buys`,
+      say("buys_of", { name: player.name }),
+      result?.buys,
+    );
     if (rules.buy_limit !== null) buys.max = rules.buy_limit;
     row.append(make("span", {}, make("label", { for: buys.id, text: say("buys") }), buys));
   }
   if (rules.cut_bonus && seat === round.cutter) {
-    const box = make("input", { type: "checkbox", id: `bonus-${seat}`, "data-field": `results.${seat}.bonus`, checked: Boolean(result?.bonus) });
-    row.append(make("div", { class: "check bonus" }, box, make("label", { for: box.id, text: say("bonus_of", { name: player.name, bonus: rules.cut_bonus }) })));
+    const box = make("input", {
+      type: "checkbox",
+      id: `bonus-${seat}`,
+      "data-field": `results.${seat}.bonus`,
+      checked: Boolean(result?.bonus),
+    });
+    row.append(
+      make(
+        "div",
+        { class: "check bonus" },
+        box,
+        make("label", { for: box.id, text: say("bonus_of", { name: player.name, bonus: rules.cut_bonus }) }),
+      ),
+    );
   }
   row.append(
     make("p", { class: "counted", id: `counted-${seat}`, hidden: true }),
-    make("p", { class: "field-error", "data-error-for": `results.${seat}`, id: `error-results-${seat}`, hidden: true }),
+    make("p", {
+      class: "field-error",
+      "data-error-for": `results.${seat}`,
+      id: `error-results-${seat}`,
+      hidden: true,
+    }),
   );
   return row;
+}
+
+function labelEntry(number, correcting) {
+  entry.correcting = correcting;
+  $("entry-title").textContent = say(correcting ? "correct_round" : "enter_round", { number });
+  $("save-round").textContent = say(correcting ? "save_correction" : "record_round", { number });
+  $("cancel-correction").hidden = !correcting;
 }
 
 function buildEntry(round, correcting) {
   const results = correcting ? round.results : null;
   entry = { number: round.number, correcting, cards: {} };
   $("entry").hidden = false;
-  $("entry-title").textContent = say(correcting ? "correct_round" : "enter_round", { number: round.number });
-  $("save-round").textContent = say(correcting ? "save_correction" : "record_round", { number: round.number });
-  $("cancel-correction").hidden = !correcting;
+  labelEntry(round.number, correcting);
   const out = results?.find((result) => result.went_out)?.seat;
   const options = sheet.players.map((player) => {
-    const radio = make("input", { type: "radio", name: "out", id: `out-${player.seat}`, value: String(player.seat), checked: out === player.seat });
+    const radio = make("input", {
+      type: "radio",
+      name: "out",
+      id: `out-${player.seat}`,
+      value: String(player.seat),
+      checked: out === player.seat,
+    });
     return make("div", { class: "out-option" }, radio, make("label", { for: radio.id, text: player.name }));
   });
-  const stock = make("input", { type: "radio", name: "out", id: "out-stock", value: "stock", "data-field": "stock_ran_out", checked: Boolean(correcting && round.stock_ran_out) });
-  options.push(make("div", { class: "out-option stock" }, stock, make("label", { for: "out-stock", text: say("stock_ran_out") })));
+  const stock = make("input", {
+    type: "radio",
+    name: "out",
+    id: "out-stock",
+    value: "stock",
+    "data-field": "stock_ran_out",
+    checked: Boolean(correcting && round.stock_ran_out),
+  });
+  options.push(
+    make(
+      "div",
+      { class: "out-option stock" },
+      stock,
+      make("label", { for: "out-stock", text: say("stock_ran_out") }),
+    ),
+  );
   $("out-options").replaceChildren(...options);
-  $("result-rows").replaceChildren(...sheet.players.map((player) => resultRow(player, round, results?.find((item) => item.seat === player.seat))));
+  $("result-rows").replaceChildren(
+    ...sheet.players.map((player) =>
+      resultRow(
+        player,
+        round,
+        results?.find((item) => item.seat === player.seat),
+      ),
+    ),
+  );
   for (const result of results || []) {
     if (result.cards) setCards(result.seat, result.cards);
   }
@@ -380,7 +378,8 @@ function setCards(seat, cards) {
   const points = cards.reduce((sum, card) => sum + cardPoints(sheet.ruleset.points, card), 0);
   $(`points-${seat}`).value = String(points);
   const counted = $(`counted-${seat}`);
-  counted.textContent = `${say(cards.length === 1 ? "counted_one" : "counted", { count: cards.length, points })}: ${cards.join(" ")}`;
+  const sum = say(cards.length === 1 ? "counted_one" : "counted", { count: cards.length, points });
+  counted.textContent = `${sum}: ${cards.join(" ")}`;
   counted.hidden = false;
 }
 
@@ -405,7 +404,7 @@ form.addEventListener("click", async (event) => {
     name: nameOf(seat),
     start: entry.cards[seat] || [],
     points: sheet.ruleset.points,
-    table: tableFor(sheet.players.length),
+    table: tableFor(sheet),
   });
   if (cards !== null) {
     dirty = true;
@@ -456,7 +455,10 @@ async function write(method, path, body, done) {
   busy = true;
   const keep = dirty;
   try {
-    const answer = await api(method, path, { body, headers: { Authorization: `Bearer ${token}`, "If-Match": etag } });
+    const answer = await api(method, path, {
+      body,
+      headers: { Authorization: `Bearer ${token}`, "If-Match": etag },
+    });
     dirty = false;
     entry = entry && !entry.correcting ? entry : null;
     notice("");
@@ -467,9 +469,9 @@ async function write(method, path, body, done) {
     $("entry-status").textContent = "";
     if (error.status === 412) {
       const before = sheet;
-      dirty = true;
+      // A round typed and refused stays as typed; a take-back had nothing typed to keep.
+      dirty = keep || method === "PUT";
       await load({ fresh: true });
-      dirty = keep;
       notice(say("stale", { changes: changes(before, sheet) }));
       $("sheet-notice").focus();
     } else {
@@ -483,7 +485,11 @@ async function write(method, path, body, done) {
 }
 
 $("show-edit-qr").addEventListener("click", async () => {
-  const answer = await fetch("/qr", { method: "POST", headers: { "Content-Type": "text/plain" }, body: $("edit-link").value });
+  const answer = await fetch("/qr", {
+    method: "POST",
+    headers: { "Content-Type": "text/plain" },
+    body: $("edit-link").value,
+  });
   if (!answer.ok) return;
   const drawing = new DOMParser().parseFromString(await answer.text(), "image/svg+xml").documentElement;
   drawing.setAttribute("role", "img");
@@ -491,7 +497,8 @@ $("show-edit-qr").addEventListener("click", async () => {
   $("edit-qr").replaceChildren(document.importNode(drawing, true));
 });
 
-for (const id of ["view-link", "edit-link"]) $(id).addEventListener("focus", (event) => event.target.select());
+for (const id of ["view-link", "edit-link"])
+  $(id).addEventListener("focus", (event) => event.target.select());
 $("print-sheet").addEventListener("click", () => window.print());
 
 load().then(startPolling);

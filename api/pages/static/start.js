@@ -2,7 +2,17 @@
 // The sheet is created through the public API with an Idempotency-Key, so a double tap (or a
 // retry after a lost answer) makes one sheet, not two.
 
-import { api, clearErrors, make, randomKey, remember, rememberedSheets, say, showErrors, summary } from "./common.js";
+import {
+  api,
+  clearErrors,
+  make,
+  randomKey,
+  remember,
+  rememberedSheets,
+  say,
+  showErrors,
+  summary,
+} from "./common.js";
 
 const form = document.getElementById("start-form");
 const list = document.getElementById("player-list");

@@ -139,7 +139,8 @@ def main() -> None:
             ratios = [p / b for p, b in zip(results["project"], results["bare"], strict=True)]
             ratio = statistics.median(ratios)
             size = len(_read(project + path))
-            print(f"{page} ({path.split('/')[1] or '/'}..., {size} bytes)")
+            shown = "/m/<id>" if path.startswith("/m/") else path
+            print(f"{page} (GET {shown}, {size} bytes)")
             for name in servers:
                 runs = ", ".join(f"{rps:.0f}" for rps in results[name])
                 print(f"  {name:8} {statistics.median(results[name]):8.0f} req/s  (runs: {runs})")

@@ -209,8 +209,10 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     assert page.is_hidden("#entry")
     check_accessibility(page, "sheet page, finished")
     screenshots(page, "sheet-finished", output)
-    page.pdf(path=str(output / "sheet-filled.pdf"), format="A4", print_background=True)
-    assert pdf_pages(output / "sheet-filled.pdf") == 1
+    for paper in ("A4", "Letter"):
+        filled = output / f"sheet-filled-{paper.lower()}.pdf"
+        page.pdf(path=str(filled), format=paper, print_background=True)
+        assert pdf_pages(filled) == 1, f"the filled sheet takes more than one {paper} page"
 
     # Correct round 3: Dan held 40, not 60.
     page.click("[data-correct='3']")
@@ -296,6 +298,13 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     assert page.locator("#earlier-list li").count() == 1
     assert "Ann, Bob, Cleo, Dan" in page.inner_text("#earlier-list")
     check_accessibility(page, "start page, with a sheet")
+
+    # An address that names no sheet says so, in words.
+    page.goto(f"{server}/m/NoSuchSheetAtAll")
+    page.wait_for_function(
+        "() => document.getElementById('sheet-status').textContent.includes('no sheet')"
+    )
+    assert page.is_hidden("#entry") and page.is_hidden("#share")
 
     for phone in (scorer, viewer_phone):
         assert phone.foreign_requests() == []

@@ -74,6 +74,7 @@ def script_texts() -> dict[str, str]:
         "went_out": _("went out"),
         "stock_ran_out": _("Nobody: the stock ran out"),
         "points": _("Points"),
+        "points_short": _("Pts"),
         "cards": _("Cards"),
         "buys": _("Buys"),
         "points_of": _("Points of {name}"),

@@ -309,3 +309,38 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     for phone in (scorer, viewer_phone):
         assert phone.foreign_requests() == []
         assert phone.problems == []
+
+
+def test_eight_players_and_nine_rounds_print_on_one_page(
+    phones: Any, server: str, output: Path
+) -> None:
+    """The widest sheet: every column fits across one A4 page, long names and all."""
+    names = ["Annabelle", "Bartholomew", "Cleo", "Dan", "Eve", "Frederik", "Gunnhild", "Hassan"]
+    request = urllib.request.Request(
+        f"{server}/v1/matches",
+        data=json.dumps({"ruleset": "liverpool-9", "players": names}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        sheet = json.load(answer)
+    for number in range(1, 10):
+        results: list[dict[str, Any]] = [
+            {"seat": seat, "went_out": True}
+            if seat == number % 8
+            else {"seat": seat, "points": 5 * ((seat + number) % 20 + 1)}
+            for seat in range(8)
+        ]
+        api_put(server, sheet["id"], sheet["edit_token"], number, {"results": results})
+    phone = phones(width=360)
+    page = phone.page()
+    page.goto(f"{server}/m/{sheet['id']}")
+    page.wait_for_function("() => document.getElementById('result-line').textContent !== ''")
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": 700, "height": 1000})  # about an A4 page less its margins
+    table = page.eval_on_selector("#score-table", "t => t.getBoundingClientRect().right")
+    body = page.evaluate("document.querySelector('main').getBoundingClientRect().right")
+    assert table <= body + 1
+    printed = output / "sheet-filled-eight-players.pdf"
+    page.pdf(path=str(printed), format="A4")
+    assert pdf_pages(printed) == 1
+    assert phone.problems == [] and phone.foreign_requests() == []

@@ -63,7 +63,7 @@ export function showScores(sheet, editable) {
   const head = make(
     "tr",
     {},
-    make("th", { scope: "col", rowspan: 2, text: say("chart_round") }),
+    make("th", { scope: "col", rowspan: 2, class: "round", text: say("chart_round") }),
     make("th", { scope: "col", rowspan: 2, class: "contract", text: say("contract") }),
   );
   const sub = make("tr");
@@ -77,12 +77,19 @@ export function showScores(sheet, editable) {
       }),
     );
     sub.append(
-      make("th", { scope: "col", text: say("points") }),
+      make(
+        "th",
+        { scope: "col" },
+        make("span", { class: "word-long", text: say("points") }),
+        make("span", { class: "word-short", "aria-hidden": "true", text: say("points_short") }),
+      ),
       make("th", { scope: "col", class: "total", text: say("total") }),
     );
   }
   if (editable) head.append(make("th", { scope: "col", rowspan: 2, class: "actions", text: say("actions") }));
   $("score-table").tHead.replaceChildren(head, sub);
+  // Six players or more print smaller, so that every column fits across the page.
+  $("score-table").classList.toggle("many-players", players.length > 5);
 
   const running = runningTotals(sheet);
   const body = sheet.rounds.map((round, index) => {

@@ -118,6 +118,10 @@ class Phone:
     origin: str
     requests: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: Each request to the API: method, path and the headers that make it conditional.
+    api_calls: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    #: The status of each answer from the API.
+    api_statuses: list[int] = field(default_factory=list)
 
     def page(self) -> Any:
         page = self.context.new_page()
@@ -143,7 +147,21 @@ def phones(browser: Any, server: str) -> Iterator[Any]:
     def phone(width: int = 360, height: int = 780) -> Phone:
         context = browser.new_context(viewport={"width": width, "height": height})
         made.append(result := Phone(context, server))
-        context.on("request", lambda request: result.requests.append(request.url))
+
+        def record(request: Any) -> None:
+            result.requests.append(request.url)
+            if request.url.startswith(f"{server}/v1/"):
+                headers = request.headers
+                kept = ("if-match", "if-none-match", "authorization", "idempotency-key")
+                conditional = {name: headers[name] for name in kept if name in headers}
+                result.api_calls.append((request.method, request.url[len(server) :], conditional))
+
+        def answered(response: Any) -> None:
+            if response.url.startswith(f"{server}/v1/"):
+                result.api_statuses.append(response.status)
+
+        context.on("request", record)
+        context.on("response", answered)
 
         def with_policy(route: Any) -> None:
             if not route.request.url.startswith(server + "/"):

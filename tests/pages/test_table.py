@@ -282,6 +282,9 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
         timeout=15_000,
     )
     screenshots(viewer, "sheet-view-only", output)
+    # Nothing changes now: the next poll is answered 304 Not Modified.
+    with viewer.expect_response(lambda answer: answer.status == 304, timeout=15_000):
+        pass
 
     # The blank sheet of the ruleset, printed on one Letter page.
     page.goto(f"{server}/rulesets/liverpool/sheet")
@@ -305,6 +308,18 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
         "() => document.getElementById('sheet-status').textContent.includes('no sheet')"
     )
     assert page.is_hidden("#entry") and page.is_hidden("#share")
+
+    # Every write carried the edit token and the ETag it was based on; the sheet was created
+    # with an Idempotency-Key; the view phone polled with If-None-Match and was answered 304.
+    writes = [call for call in scorer.api_calls if call[0] in ("PUT", "DELETE")]
+    assert len(writes) >= 10
+    for _, path, headers in writes:
+        assert headers["authorization"].startswith("Bearer ") and headers["if-match"], path
+    creations = [headers for method, _, headers in scorer.api_calls if method == "POST"]
+    assert creations and all(headers.get("idempotency-key") for headers in creations)
+    polls = [headers for method, _, headers in viewer_phone.api_calls if method == "GET"]
+    assert any("if-none-match" in headers for headers in polls)
+    assert 304 in viewer_phone.api_statuses
 
     for phone in (scorer, viewer_phone):
         assert phone.foreign_requests() == []

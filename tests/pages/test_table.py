@@ -359,3 +359,34 @@ def test_eight_players_and_nine_rounds_print_on_one_page(
     page.pdf(path=str(printed), format="A4")
     assert pdf_pages(printed) == 1
     assert phone.problems == [] and phone.foreign_requests() == []
+
+
+def test_a_round_the_stock_ended_and_a_cut_bonus(phones: Any, server: str) -> None:
+    """The rarer ways a round ends and scores: nobody out, and a house cut bonus."""
+    body = {
+        "ruleset": {"base": "liverpool", "options": {"cut_bonus": 20}},
+        "players": ["Ann", "Bob", "Cleo"],
+    }
+    request = urllib.request.Request(
+        f"{server}/v1/matches",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        sheet = json.load(answer)
+    phone = phones(width=360)
+    page = phone.page()
+    page.goto(f"{server}/m/{sheet['id']}#edit={sheet['edit_token']}")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert "#edit=" not in page.url  # the token left the address bar for this browser's storage
+
+    # Round 1 ended with the stock run out: everyone scores a hand; Bob (the cutter) cut exactly.
+    page.check("#out-stock")
+    for seat, points in enumerate([40, 35, 10]):
+        page.fill(f"#points-{seat}", str(points))
+    assert page.locator("#result-rows input[type=checkbox]").count() == 1
+    page.check("#bonus-1")
+    save_round(page, 1)
+    assert column_totals(page) == [40, 15, 10]
+    check_accessibility(page, "sheet page, a house ruleset")
+    assert phone.problems == [] and phone.foreign_requests() == []

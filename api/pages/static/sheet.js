@@ -53,6 +53,9 @@ async function load({ fresh = false } = {}) {
 }
 
 function accept(answer) {
+  // A poll sent before this phone's own write may come back after it: the version only grows,
+  // so an older sheet is dropped rather than shown over the newer one.
+  if (sheet && answer.body.version < sheet.version) return;
   const previous = sheet;
   sheet = answer.body;
   etag = answer.etag;

@@ -50,6 +50,8 @@ def screenshots(page: Any, name: str, output: Path) -> None:
         # From the top: a page scrolled to a focused field is drawn short in a full-page shot.
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(100)
+        # Nothing makes the page itself wider than the phone: wide tables scroll in their box.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} at {width}"
         page.screenshot(path=str(output / f"{name}-{width}.png"), full_page=True)
     page.set_viewport_size(size)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors
+from . import docs, errors, pages
 from .config import Config
 from .extensions import database, rest_api
 from .schemas import HouseRulesetSchema
@@ -67,4 +67,5 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
 
     document_csv(rest_api.spec)
     app.register_blueprint(docs.assets)
+    app.register_blueprint(pages.blp)
     return app

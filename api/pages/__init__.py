@@ -1,0 +1,174 @@
+"""The pages a card table uses: start a match, keep its sheet, print a blank sheet.
+
+Server-rendered Jinja templates (``templates/``) and one small plain script per page
+(``static/``). The server renders what the rules engine knows (the presets, their rounds and
+tables); everything about a stored sheet the page's script reads and writes through the public
+JSON API, like any other client, so the pages add no second way into the storage. Pages are
+answered with an ETag and revalidated on every load; static files are named by their content's
+digest and cached for a year.
+
+These views are not part of the JSON API and not in openapi.yaml: they are registered on the
+Flask app, not on the flask-smorest Api.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from flask import Response, current_app, render_template, request, url_for
+from werkzeug.exceptions import NotFound
+
+from rules import PRESETS, Ruleset
+
+from . import qr
+from .assets import PagesBlueprint
+from .texts import family_name, gettext, rank_names, script_texts, suit_names
+
+blp = PagesBlueprint(
+    "pages",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/assets",
+)
+
+#: Where the public API keeps match sheets: the pages' script reads and writes them there.
+MATCHES = "/v1/matches"
+#: The house options the start page offers, with the value each sets when chosen.
+HAND_SIZE_THROUGHOUT = 10
+RUN_WILDS_PER_CARDS = 4
+#: The blank sheet has boxes for this many players: the most any preset seats.
+BLANK_SHEET_SEATS = 8
+#: A share link's QR code never changes for its sheet; a day in a phone's cache is plenty.
+QR_MAX_AGE = 24 * 3600
+
+
+@blp.context_processor
+def page_globals() -> dict[str, Any]:
+    return {"_": gettext, "asset_url": blp.asset_url, "lang": language(), "texts": script_texts()}
+
+
+def language() -> str:
+    """The language the pages are written in for this request (English only, for now)."""
+    return "en"
+
+
+#: Rendered pages by template, mount point, language and what else the page shows; a page is
+#: the same for every request that shares these, so it is rendered once per process.
+_RENDERED: dict[tuple[str, ...], tuple[bytes, str]] = {}
+
+
+def page(
+    template: str, *, key: tuple[str, ...] = (), status: int = 200, **context: Any
+) -> Response:
+    """A rendered page with an ETag of its body; a phone that already has it gets a 304.
+
+    ``key`` names what, besides the template, the language and the mount point, the page
+    depends on: no page shows anything else of the request, so it is rendered once and
+    answered from memory after (except in debug mode, where templates change as one works).
+    """
+    cache_key = (template, request.script_root, language(), *key)
+    kept = None if current_app.debug else _RENDERED.get(cache_key)
+    if kept is None:
+        body = render_template(template, **context).encode()
+        kept = (body, f'"{hashlib.blake2b(body, digest_size=12).hexdigest()}"')
+        if not current_app.debug:
+            _RENDERED[cache_key] = kept
+    body, etag = kept
+    if status != 200:
+        return Response(body, status=status, mimetype="text/html")
+    # Written out rather than through make_conditional: a page has no ranges and no dates,
+    # and the check is a fifth of what answering from memory costs.
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.if_none_match.contains(etag.strip('"')):
+        return Response(status=304, headers=headers)
+    return Response(body, headers=headers, mimetype="text/html")
+
+
+def tables_text(ruleset: Ruleset) -> list[str]:
+    """Decks and jokers by table size, in words."""
+    lines = []
+    low = ruleset.min_players
+    for size in ruleset.tables:
+        high = min(size.max_players, ruleset.max_players)
+        if high < low:
+            continue
+        players = str(low) if low == high else f"{low}–{high}"
+        lines.append(
+            gettext(
+                "%(players)s players: %(decks)s decks, %(jokers)s jokers",
+                players=players,
+                decks=size.decks,
+                jokers=size.jokers,
+            )
+        )
+        low = high + 1
+    return lines
+
+
+@blp.get("/")
+def start() -> Response:
+    """Start a match: the presets to choose from, the house options, the players."""
+    return page(
+        "start.html",
+        rulesets=list(PRESETS.values()),
+        family_name=family_name,
+        tables_text=tables_text,
+        hand_size=HAND_SIZE_THROUGHOUT,
+        run_wilds_per_cards=RUN_WILDS_PER_CARDS,
+    )
+
+
+@blp.get("/m/<match_id>")
+def sheet(match_id: str) -> Response:
+    """One match sheet; its script reads it from the API and, with the edit token, writes it.
+
+    The page is the same for every sheet (its script takes the id from the address), so it
+    is rendered once and cached like the start page.
+    """
+    if qr.SHEET_ID.match(match_id) is None:
+        return page("not_found.html", status=404)
+    return page("sheet.html", matches=MATCHES, ranks=rank_names(), suits=suit_names())
+
+
+@blp.get("/m/<match_id>/qr.svg")
+def view_link_qr(match_id: str) -> Response:
+    """The QR code of a sheet's view link (public: it is the sheet's address)."""
+    if qr.SHEET_ID.match(match_id) is None:
+        raise NotFound()
+    link = url_for("pages.sheet", match_id=match_id, _external=True)
+    response = Response(qr.svg(link), mimetype="image/svg+xml")
+    response.set_etag(hashlib.blake2b(link.encode(), digest_size=12).hexdigest())
+    response.cache_control.public = True
+    response.cache_control.max_age = QR_MAX_AGE
+    response.make_conditional(request)
+    return response
+
+
+@blp.post("/qr")
+def share_link_qr() -> Response:
+    """The QR code of a share link sent as the body (``text/plain``): how the edit link, which
+    holds the edit token, gets its code without the token in any URL or log."""
+    link = request.get_data(as_text=True).strip()
+    if not qr.is_share_link(link):
+        return Response("not a link to a sheet", status=422, mimetype="text/plain")
+    response = Response(qr.svg(link), mimetype="image/svg+xml")
+    response.cache_control.no_store = True  # it holds the edit token
+    return response
+
+
+@blp.get("/rulesets/<ruleset_id>/sheet")
+def blank_sheet(ruleset_id: str) -> Response:
+    """A ruleset's blank score sheet, to print: rounds, contracts, hand sizes and boxes."""
+    ruleset = PRESETS.get(ruleset_id)
+    if ruleset is None:
+        return page("not_found.html", status=404)
+    return page(
+        "blank_sheet.html",
+        key=(ruleset.id,),
+        ruleset=ruleset,
+        seats=range(BLANK_SHEET_SEATS),
+        family_name=family_name,
+        tables_text=tables_text,
+    )

@@ -1,0 +1,183 @@
+// What the start page and the sheet page share: their texts, the API's answers and errors,
+// and what this device remembers about the sheets it opened.
+
+const texts = JSON.parse(document.getElementById("texts").textContent);
+
+/** The text under `key`, with each {name} replaced by values[name]. */
+export function say(key, values = {}) {
+  const text = texts[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** An element with attributes and children (texts or elements), made without any HTML. */
+export function make(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === "text") element.textContent = value;
+    else element.setAttribute(name, value === true ? "" : value);
+  }
+  element.append(...children.filter((child) => child !== null && child !== undefined));
+  return element;
+}
+
+/** A failed request: the API's problem document, or the network's failure (status 0). */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || say("network_error"));
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/** Ask the API; answers {status, etag, body}, and throws ApiError for every error status. */
+export async function api(method, path, { body, headers = {} } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store" };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["Content-Type"] = "application/json";
+  }
+  let answer;
+  try {
+    answer = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError(0, { detail: say("network_error") });
+  }
+  const etag = answer.headers.get("ETag");
+  if (answer.status === 304 || answer.status === 204) return { status: answer.status, etag, body: null };
+  let parsed = null;
+  try {
+    parsed = await answer.json();
+  } catch (error) {
+    parsed = null;
+  }
+  if (!answer.ok) {
+    throw new ApiError(
+      answer.status,
+      parsed || { detail: say("unexpected", { status: answer.status, detail: "" }) },
+    );
+  }
+  return { status: answer.status, etag, body: parsed };
+}
+
+// --- errors next to their fields ---------------------------------------------------------------
+
+/** Clear every message and mark inside `root`. */
+export function clearErrors(root) {
+  for (const slot of root.querySelectorAll("[data-error-for]")) {
+    slot.textContent = "";
+    slot.hidden = true;
+  }
+  for (const field of root.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
+}
+
+function longestPrefix(elements, attribute, field) {
+  let best = null;
+  let bestLength = -1;
+  for (const element of elements) {
+    const name = element.getAttribute(attribute);
+    const matches = name === field || name === "" || field.startsWith(name + ".");
+    if (matches && name.length > bestLength) {
+      best = element;
+      bestLength = name.length;
+    }
+  }
+  return best;
+}
+
+/**
+ * Show each of the API's errors[] next to the field it names: the message goes to the slot
+ * whose data-error-for is the longest prefix of the field ("results.2.points" -> "results.2"),
+ * and the control whose data-field is the longest prefix (or else the first control inside the
+ * field) is marked invalid. Answers the
+ * first control marked, to move the focus there.
+ */
+export function showErrors(root, problem) {
+  clearErrors(root);
+  const slots = [...root.querySelectorAll("[data-error-for]")];
+  const controls = [...root.querySelectorAll("[data-field]")];
+  const errors =
+    problem.errors && problem.errors.length ? problem.errors : [{ field: "", message: problem.detail }];
+  let first = null;
+  for (const error of errors) {
+    const field = error.field || "";
+    const slot = longestPrefix(slots, "data-error-for", field);
+    if (slot) {
+      slot.textContent = slot.textContent ? `${slot.textContent} ${error.message}` : error.message;
+      slot.hidden = false;
+    }
+    // The control the field names, or else the first inside it ("results.2" -> its points).
+    const control = field
+      ? longestPrefix(controls, "data-field", field) ||
+        controls.find(
+          (each) => each.getAttribute("data-field").startsWith(field + ".") && !each.closest(".is-out"),
+        )
+      : null;
+    if (control && control.getAttribute("data-field") !== "") {
+      control.setAttribute("aria-invalid", "true");
+      first = first || control;
+    }
+  }
+  return first || slots.find((slot) => !slot.hidden) || null;
+}
+
+// --- what this device remembers ------------------------------------------------------------------
+
+const PREFIX = "rummy-referee.sheet.";
+
+function read(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null");
+  } catch (error) {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch (error) {
+    // A full or disabled storage only costs the list of earlier sheets, never a score.
+  }
+}
+
+/** What this device keeps about one sheet: its edit token and a summary for the start page. */
+export function remembered(id) {
+  return read(PREFIX + id) || {};
+}
+
+export function remember(id, facts) {
+  write(PREFIX + id, { ...remembered(id), ...facts, id });
+}
+
+/** A summary of the sheet for the start page's list. */
+export function summary(sheet) {
+  return {
+    ruleset: sheet.ruleset.name,
+    players: sheet.players.map((player) => player.name),
+    status: sheet.status,
+    played: sheet.rounds.filter((round) => round.status === "played").length,
+    rounds: sheet.rounds.length,
+    seen: new Date().toISOString(),
+  };
+}
+
+/** Every sheet this device opened, the most recently seen first. */
+export function rememberedSheets() {
+  const sheets = [];
+  for (let index = 0; index < localStorage.length; index += 1) {
+    const key = localStorage.key(index);
+    if (key && key.startsWith(PREFIX)) {
+      const facts = read(key);
+      if (facts && facts.id) sheets.push(facts);
+    }
+  }
+  return sheets.sort((a, b) => String(b.seen || "").localeCompare(String(a.seen || "")));
+}
+
+/** A random key for Idempotency-Key: crypto.randomUUID needs a secure context, which a home
+ * network's http:// address is not, and getRandomValues does not. */
+export function randomKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,185 @@
+"""Fixtures for the page tests: the service under gunicorn, and Debian's headless Chromium.
+
+The browser is /usr/bin/chromium driven by Playwright (which never downloads a browser here).
+Without it the tests are skipped — except under ``CI=true``, where a missing browser fails
+them, so CI cannot pass without ever opening a page. Screenshots and PDFs go to
+``tests/pages/output/`` (ignored by git), to be looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+OUTPUT = Path(__file__).resolve().parent / "output"
+#: What a stricter deployment will send (a later issue adds it): the pages must work under it.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The service under gunicorn (two workers, as deployed) on a free loopback port, storing
+    sheets in an SQLite file of its own; answers its address."""
+    folder = tmp_path_factory.mktemp("pages-server")
+    port = _free_port()
+    log = folder / "gunicorn.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'sheets.sqlite3'}",
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "2",
+        "LOG_LEVEL": "info",
+    }
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "wsgi:app"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"gunicorn exited: {log.read_text()}")
+                try:
+                    with urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
+                        if answer.status == 200:
+                            break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"gunicorn did not start: {log.read_text()}") from None
+                    time.sleep(0.1)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        message = f"no browser at {CHROMIUM} (Debian: apt-get install chromium)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI needs Chromium for the page tests; {message}")
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class Phone:
+    """One browser context (a phone at the table) and what it asked for and complained of."""
+
+    context: Any
+    origin: str
+    requests: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    #: Each request to the API: method, path and the headers that make it conditional.
+    api_calls: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    #: The status of each answer from the API.
+    api_statuses: list[int] = field(default_factory=list)
+
+    def page(self) -> Any:
+        page = self.context.new_page()
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
+        return page
+
+    def _console(self, message: Any) -> None:
+        # A refused request (a 412 or a 422 the page handles) is logged by the browser too.
+        if message.type == "error" and "Failed to load resource" not in message.text:
+            self.problems.append(message.text)
+
+    def foreign_requests(self) -> list[str]:
+        return [url for url in self.requests if not url.startswith(self.origin + "/")]
+
+
+@pytest.fixture
+def phones(browser: Any, server: str) -> Iterator[Any]:
+    """Make phones (browser contexts) of a given width; each answer gets the strict
+    Content-Security-Policy, and every request any of them makes is recorded."""
+    made: list[Phone] = []
+
+    def phone(width: int = 360, height: int = 780) -> Phone:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        made.append(result := Phone(context, server))
+
+        def record(request: Any) -> None:
+            result.requests.append(request.url)
+            if request.url.startswith(f"{server}/v1/"):
+                headers = request.headers
+                kept = ("if-match", "if-none-match", "authorization", "idempotency-key")
+                conditional = {name: headers[name] for name in kept if name in headers}
+                result.api_calls.append((request.method, request.url[len(server) :], conditional))
+
+        def answered(response: Any) -> None:
+            if response.url.startswith(f"{server}/v1/"):
+                result.api_statuses.append(response.status)
+
+        context.on("request", record)
+        context.on("response", answered)
+
+        def with_policy(route: Any) -> None:
+            if not route.request.url.startswith(server + "/"):
+                route.abort()  # recorded above, and refused: the table may have no internet
+                return
+            answer = route.fetch()
+            headers = {**answer.headers, "content-security-policy": CONTENT_SECURITY_POLICY}
+            route.fulfill(response=answer, headers=headers)
+
+        context.route("**/*", with_policy)
+        return result
+
+    yield phone
+    for each in made:
+        each.context.close()
+
+
+@pytest.fixture(scope="session")
+def output() -> Path:
+    OUTPUT.mkdir(exist_ok=True)
+    return OUTPUT

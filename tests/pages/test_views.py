@@ -1,0 +1,203 @@
+"""The pages as the server answers them, without a browser: caching, QR codes, the blank sheet,
+what a Content-Security-Policy will demand of the markup, and the weight of each page."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from api.pages import qr
+from api.pages.texts import script_texts
+from rules import PRESETS
+
+STATIC = Path(__file__).resolve().parents[2] / "api" / "pages" / "static"
+PAGES = ["/", "/m/AbCdEfGhIjKlMnOpQrStUv", "/rulesets/liverpool/sheet"]
+MOST_PAGE_BYTES = 100 * 1024
+
+
+def get(client: FlaskClient, path: str, **options: Any) -> TestResponse:
+    """GET ``path``, its body read and the answer closed (a static file is an open file)."""
+    answer = client.get(path, **options)
+    answer.get_data()
+    answer.close()
+    return answer
+
+
+class Markup(HTMLParser):
+    """What a page links and whatever a strict CSP would refuse in it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.refused: list[str] = []
+
+    def handle_starttag(self, tag: str, attributes: list[tuple[str, str | None]]) -> None:
+        named = dict(attributes)
+        for name, value in attributes:
+            if name == "style" or name.startswith("on"):
+                self.refused.append(f"<{tag} {name}=...>")
+            if name in ("src", "href") and value and not value.startswith("#"):
+                self.links.append(value)
+        if tag == "script" and "src" not in named and named.get("type") != "application/json":
+            self.refused.append("<script> with inline code")
+        if tag == "style":
+            self.refused.append("<style>")
+
+
+def read(client: FlaskClient, path: str) -> Markup:
+    answer = get(client, path)
+    assert answer.status_code == 200, path
+    markup = Markup()
+    markup.feed(answer.get_data(as_text=True))
+    return markup
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_page_is_revalidated_by_its_etag(client: FlaskClient, path: str) -> None:
+    answer = get(client, path)
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/html"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    again = get(client, path, headers={"If-None-Match": answer.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.data == b""
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_page_holds_nothing_a_strict_policy_refuses(client: FlaskClient, path: str) -> None:
+    markup = read(client, path)
+    assert markup.refused == []
+    # Everything is served by this origin: the table may have no internet.
+    assert [link for link in markup.links if not link.startswith("/")] == []
+
+
+def test_static_files_by_digest_are_cached_for_a_year(client: FlaskClient) -> None:
+    for link in read(client, "/").links:
+        if not link.startswith("/assets/"):
+            continue
+        answer = get(client, link)
+        assert answer.status_code == 200
+        assert "max-age=31536000" in answer.headers["Cache-Control"]
+        assert "immutable" in answer.headers["Cache-Control"]
+        # The same file without its digest is revalidated instead, so it is never stale.
+        plain = get(client, link.split("?")[0])
+        assert "max-age" not in plain.headers.get("Cache-Control", "")
+        again = get(client, link.split("?")[0], headers={"If-None-Match": plain.headers["ETag"]})
+        assert again.status_code == 304
+
+
+def test_no_static_file_outside_its_folder(client: FlaskClient) -> None:
+    assert get(client, "/assets/../__init__.py").status_code == 404
+    assert get(client, "/assets/%2e%2e/texts.py").status_code == 404
+    assert get(client, "/assets/missing.js").status_code == 404
+
+
+def _with_imports(client: FlaskClient, link: str, seen: set[str]) -> int:
+    """The bytes of a file and, for a script, of every module it imports."""
+    path = link.split("?")[0]
+    if path in seen:
+        return 0
+    seen.add(path)
+    body = get(client, link).data
+    total = len(body)
+    if path.endswith(".js"):
+        for name in re.findall(rb'from "\./([\w.-]+\.js)"', body):
+            total += _with_imports(client, f"/assets/{name.decode()}", seen)
+    return total
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_each_page_with_all_it_loads_weighs_under_100_kb(client: FlaskClient, path: str) -> None:
+    seen: set[str] = set()
+    total = len(get(client, path).data)
+    links = [link for link in read(client, path).links if link.startswith("/assets/")]
+    if path.startswith("/m/"):
+        links.append(f"{path}/qr.svg")  # the script shows the view link's code
+    for link in links:
+        total += _with_imports(client, link, seen)
+    assert total < MOST_PAGE_BYTES, f"{path} loads {total} bytes"
+
+
+def test_the_start_page_offers_every_preset_with_its_rounds(client: FlaskClient) -> None:
+    page = get(client, "/").get_data(as_text=True)
+    for ruleset in PRESETS.values():
+        assert f'value="{ruleset.id}"' in page
+        assert f'data-max-players="{ruleset.max_players}"' in page
+        assert f"/rulesets/{ruleset.id}/sheet" in page
+    liverpool = page[page.index('id="ruleset-liverpool"') : page.index('id="ruleset-liverpool-9"')]
+    contracts = re.findall(r'<span class="contract">([^<]+)</span>', liverpool)
+    assert contracts == [spec.contract.text for spec in PRESETS["liverpool"].rounds]
+
+
+def test_the_blank_sheet_has_every_round_and_eight_players(client: FlaskClient) -> None:
+    page = get(client, "/rulesets/shanghai/sheet").get_data(as_text=True)
+    rows = re.findall(r'<td class="contract">([^<]+)</td>\s*<td class="dealt">(\d+)</td>', page)
+    assert rows == [
+        (spec.contract.text, str(spec.hand_size)) for spec in PRESETS["shanghai"].rounds
+    ]
+    assert page.count('class="name-box"') == 8
+    assert page.count('class="box total"') == 8 * 8
+
+
+def test_an_unknown_ruleset_or_sheet_address_is_a_page_not_found(client: FlaskClient) -> None:
+    for path in ("/rulesets/snap/sheet", "/m/not.an.id"):
+        answer = get(client, path)
+        assert answer.status_code == 404
+        assert answer.mimetype == "text/html"
+    # The API's own answers are unchanged: a problem document.
+    assert get(client, "/v1/nothing").mimetype == "application/problem+json"
+
+
+def test_the_view_link_qr_code_is_drawn_by_the_server(client: FlaskClient) -> None:
+    answer = get(client, "/m/AbCdEfGhIjKlMnOpQrStUv/qr.svg")
+    assert answer.mimetype == "image/svg+xml"
+    assert answer.data == qr.svg("http://localhost/m/AbCdEfGhIjKlMnOpQrStUv")
+    assert "max-age=86400" in answer.headers["Cache-Control"]
+    assert (
+        get(
+            client,
+            "/m/AbCdEfGhIjKlMnOpQrStUv/qr.svg",
+            headers={"If-None-Match": answer.headers["ETag"]},
+        ).status_code
+        == 304
+    )
+
+
+def test_the_edit_link_qr_code_comes_from_a_body_and_is_never_stored(client: FlaskClient) -> None:
+    link = "http://localhost/m/AbCdEfGhIjKlMnOpQrStUv#edit=secret-token"
+    answer = client.post("/qr", data=link, content_type="text/plain")
+    assert answer.status_code == 200
+    assert answer.data == qr.svg(link)
+    assert answer.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "anything at all",
+        "http://localhost/v1/matches/AbCdEfGhIjKlMnOpQrStUv",
+        "javascript:alert(1)//m/abc",
+        "http://localhost/m/abc?x=1",
+        "http://localhost/m/" + "a" * 600,
+    ],
+)
+def test_the_qr_endpoint_draws_only_sheet_links(client: FlaskClient, text: str) -> None:
+    assert client.post("/qr", data=text, content_type="text/plain").status_code == 422
+
+
+def test_every_text_the_scripts_show_is_in_the_one_dictionary() -> None:
+    """Each key the scripts pass to say() (the first argument, a literal or a choice between
+    literals) is defined once in script_texts, and each text defined there is shown."""
+    used: set[str] = set()
+    for script in STATIC.glob("*.js"):
+        for argument in re.findall(r"say\(([^,)]+)", script.read_text()):
+            used |= set(re.findall(r'"(\w+)"', argument))
+    assert len(used) > 20, "few texts found: the pattern no longer matches the scripts"
+    assert used - set(script_texts()) == set()
+    assert set(script_texts()) - used == set()

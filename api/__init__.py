@@ -13,10 +13,9 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors
+from . import docs, errors, openapi
 from .config import Config
 from .extensions import database, rest_api
-from .schemas import HouseRulesetSchema
 
 __all__ = ["create_app"]
 
@@ -39,20 +38,8 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     errors.init_app(app)
     database.init_app(app)
 
-    # Referenced by hand from RulesetField's oneOf, so registered by hand.
-    rest_api.spec.components.schema("HouseRuleset", schema=HouseRulesetSchema)
-    from .matches import document
-
-    document(rest_api.spec)
-    # Writes to a match sheet carry its edit token as a bearer token.
-    rest_api.spec.components.security_scheme(
-        "editToken",
-        {
-            "type": "http",
-            "scheme": "bearer",
-            "description": "The `edit_token` answered when the sheet was created.",
-        },
-    )
+    # The components the blueprints refer to by name, before the blueprints.
+    openapi.register_components(rest_api.spec)
 
     # Blueprints, one per resource.
     from .analysis import blp as analysis
@@ -63,8 +50,6 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
 
     for blueprint in (health, rulesets, checks, analysis, matches):
         rest_api.register_blueprint(blueprint)
-    from .matches import document_csv
-
-    document_csv(rest_api.spec)
+    openapi.document_csv(rest_api.spec)
     app.register_blueprint(docs.assets)
     return app

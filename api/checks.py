@@ -15,7 +15,7 @@ import rules
 
 from .errors import renamed_fields
 from .parsing import Blueprint
-from .schemas import (
+from .schemas.checks import (
     BuyCheckSchema,
     BuyVerdictSchema,
     ContractCheckSchema,

@@ -8,17 +8,16 @@ it) and never stricter than it (what the document allows, the engine is asked ab
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
-from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import marshmallow as ma
-from flask.json.provider import DefaultJSONProvider
 from marshmallow import fields
 
 from rules import PRESETS, Card, Ruleset, RulesetError, resolve_ruleset
+
+from .fastjson import Unsure, encode_json, json_string
 
 #: RULES §2: rank then suit, any case, ``T`` for ten, suit letters or symbols; ``JK`` a joker.
 CARD_PATTERN = r"^(?:(?:[2-9]|10|[AaTtJjQqKk])[SsHhDdCc♠♥♦♣♤♡♢♧]|[Jj][Kk])$"
@@ -64,12 +63,6 @@ def card_texts(cards: Sequence[Card]) -> list[str]:
 
 # --- JSON written directly -----------------------------------------------------------------
 
-#: What ``flask.jsonify`` writes for a value, in an app whose JSON provider is Flask's own,
-#: compact, ASCII-only and unsorted (``api.parsing`` writes JSON text directly only then).
-encode_json = json.JSONEncoder(separators=(",", ":"), default=DefaultJSONProvider.default).encode
-#: A str as a JSON string, escaped as ``encode_json`` escapes it (the same C function).
-json_string = encode_basestring_ascii
-
 _JSON_OF_CARD: dict[Card, str] = {card: json_string(text) for card, text in _TEXT_OF_CARD.items()}
 _JSON_OF = _JSON_OF_CARD.__getitem__
 
@@ -83,16 +76,6 @@ def card_list_json(cards: Sequence[Card]) -> str:
 
 
 # --- fields --------------------------------------------------------------------------------
-
-
-class Unsure(Exception):
-    """Raised by a field's ``load_fast`` for a value it leaves to marshmallow.
-
-    ``load_fast(value)`` is the field's fast path for :class:`api.schemas.RequestSchema`: it
-    returns what ``_deserialize`` would for a value that loads without error, and raises this
-    (or a ``ValidationError``) for anything else — the body is then loaded field by field by
-    marshmallow, whose errors the client gets.
-    """
 
 
 class StrictBoolean(fields.Boolean):

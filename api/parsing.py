@@ -20,7 +20,6 @@ import flask
 import flask_smorest  # type: ignore[import-untyped]
 import marshmallow as ma
 import werkzeug
-from flask.json.provider import DefaultJSONProvider
 from flask_smorest.utils import (  # type: ignore[import-untyped]
     get_appcontext,
     resolve_schema_instance,
@@ -30,6 +29,8 @@ from flask_smorest.utils import (  # type: ignore[import-untyped]
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+
+from .fastjson import jsonify_writes_encode_json
 
 F = TypeVar("F", bound=Callable[..., Any])
 SchemaArg = type[ma.Schema] | ma.Schema | None
@@ -124,19 +125,6 @@ def _documentation_only(decorator: Callable[[F], Any]) -> Callable[[F], F]:
 _NO_WRAPPING = flask_smorest.Blueprint._prepare_response_content
 
 
-def _jsonify_writes_encode_json(app: flask.Flask) -> bool:
-    """Whether ``flask.jsonify`` writes ``api.fields.encode_json``'s text, and a newline: with
-    Flask's own JSON provider, compact, ASCII-only, keys in their order."""
-    provider = app.json
-    return (
-        type(provider) is DefaultJSONProvider
-        and provider.ensure_ascii
-        and not provider.sort_keys
-        and provider.default is DefaultJSONProvider.default
-        and (provider.compact or (provider.compact is None and not app.debug))
-    )
-
-
 #: What ``arguments`` takes besides the schema that only documents the body.
 _DOCUMENTATION = frozenset(
     {"location", "content_type", "required", "description", "example", "examples"}
@@ -195,7 +183,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     ) -> Callable[[F], F]:
         instance: ma.Schema | None = resolve_schema_instance(schema)
         document = super().response(status_code, instance, **kwargs)
-        # A response schema that writes its JSON text directly (api.schemas.ResponseSchema),
+        # A response schema that writes its JSON text directly (api.fastjson.ResponseSchema),
         # where nothing is to wrap the dumped data: flask.jsonify's text, less the dict.
         dump_json = getattr(instance, "dump_json", None)
         if type(self)._prepare_response_content is not _NO_WRAPPING:
@@ -213,7 +201,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
                     result, status, headers = unpack_tuple_response(result)
                 elif dump_json is not None:
                     app = flask.current_app._get_current_object()  # type: ignore[attr-defined]
-                    text = dump_json(result) if _jsonify_writes_encode_json(app) else None
+                    text = dump_json(result) if jsonify_writes_encode_json(app) else None
                     if text is not None:
                         response = app.response_class(text + "\n", mimetype=app.json.mimetype)
                         if response.status_code != status_code:

@@ -9,7 +9,7 @@ from werkzeug.exceptions import NotFound
 from rules import PRESETS
 
 from .parsing import Blueprint
-from .schemas import RulesetDetailSchema, RulesetListSchema
+from .schemas.rulesets import RulesetDetailSchema, RulesetListSchema
 
 blp = Blueprint(
     "rulesets",

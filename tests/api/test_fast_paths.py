@@ -20,8 +20,8 @@ import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
+from api.fastjson import RequestSchema, ResponseSchema
 from api.fields import CARD_PATTERN, CARDS, card_texts
-from api.schemas import RequestSchema, ResponseSchema
 from rules import DECK, JOKER, Card
 
 EXAMPLES: dict[str, dict[str, Any]] = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from api.fields import encode_json
+from api.fastjson import encode_json
 from api.schemas import (
     ContractField,
     ContractSchema,

@@ -1,4 +1,4 @@
-"""rummy-referee's web layer: the HTTP API of API.md over the rules engine in :mod:`rules`.
+"""rummy-referee's web layer: the HTTP API of docs/api.md over the rules engine in :mod:`rules`.
 
 :func:`create_app` builds the Flask app: settings from the environment (:mod:`api.config`),
 then whatever the caller gives, the extensions, one blueprint per resource, and the error
@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors, openapi
+from . import docs, errors, fastjson, openapi
 from .config import Config
 from .extensions import database, rest_api
 
@@ -30,11 +30,13 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     elif config is not None:
         app.config.from_object(config)
     app.logger.setLevel(logging.getLevelName(app.config["LOG_LEVEL"]))
+    if app.config["FAST_JSON"]:
+        fastjson.init_app(app)
     # Responses keep the order the schemas give their fields (valid, then the reading...).
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     # Extensions.
-    rest_api.init_app(app)
+    rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)
     database.init_app(app)
 
@@ -50,6 +52,5 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
 
     for blueprint in (health, rulesets, checks, analysis, matches):
         rest_api.register_blueprint(blueprint)
-    openapi.document_csv(rest_api.spec)
     app.register_blueprint(docs.assets)
     return app

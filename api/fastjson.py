@@ -1,12 +1,26 @@
-"""The one-pass fast path: request bodies loaded and responses written without marshmallow's
-field-by-field walk, for the schemas of the checks.
+"""The fast path: request bodies loaded, and verdicts written as JSON text, in one pass.
 
 Every check loads a request and dumps a verdict, and marshmallow's walk of a schema — a
 getter, an error store and several calls per field, a call per validator — costs more than
-the check itself. The schemas of the checks therefore compile, once, straight-line Python
-from their own fields, and load and dump through it; whatever that code is not sure of goes
-to marshmallow as before, so every error is marshmallow's own. Tests hold the compiled code
-to marshmallow's results.
+the check itself. With ``FAST_JSON`` on (the default, see :mod:`api.config`), the schemas of
+the checks take a shorter way, planned once from their own declared fields:
+
+* :class:`RequestSchema` loads a well-formed body field by field with plain type tests and the
+  fields' own validators; anything it is not sure of (a value of another type, a field too
+  many or missing, a house ruleset) is loaded by marshmallow from scratch, so every error the
+  client reads is marshmallow's;
+* :class:`ResponseSchema` writes the verdict's JSON text directly, as :class:`EncodedJSON`,
+  which :class:`FastJSONProvider` — the app's JSON provider when the switch is on — sends as
+  it is. flask-smorest's own ``response`` decorator does the rest, as for any schema.
+
+Either way the answer is the same bytes as marshmallow's and ``flask.jsonify``'s: a test sends
+a corpus of valid and broken requests through both paths and compares them. With the switch
+off the schemas are plain marshmallow schemas and the provider is Flask's own.
+
+The plans know marshmallow's kinds of field only by their public attributes (``inner``,
+``schema``, ``validators``, ``truthy``...); a schema with a field of another kind, or with
+``pre_``/``post_`` hooks (which only a schema's author can know of: such schemas derive from
+``marshmallow.Schema`` instead), is left to marshmallow.
 """
 
 from __future__ import annotations
@@ -14,180 +28,185 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
-from keyword import iskeyword
 from operator import attrgetter
 from typing import Any
 
 import flask
 import marshmallow as ma
 from flask.json.provider import DefaultJSONProvider
-from marshmallow import fields, validate
-from marshmallow.decorators import POST_DUMP, PRE_DUMP
+from marshmallow import fields
 from marshmallow.types import StrSequenceOrSet, UnknownOption
 
+from rules import PRESETS
 
-class Unsure(Exception):
-    """Raised by a field's ``load_fast`` for a value it leaves to marshmallow.
+from .fields import CARDS, CardField, RulesetField, StrictBoolean, spelt_as_a_card
 
-    ``load_fast(value)`` is the field's fast path for :class:`RequestSchema`: it returns what
-    ``_deserialize`` would for a value that loads without error, and raises this (or a
-    ``ValidationError``) for anything else — the body is then loaded field by field by
-    marshmallow, whose errors the client gets.
-    """
-
-
-# --- JSON written directly -----------------------------------------------------------------
-
-#: What ``flask.jsonify`` writes for a value, in an app whose JSON provider is Flask's own,
-#: compact, ASCII-only and unsorted (the blueprint writes JSON text directly only then).
-encode_json = json.JSONEncoder(separators=(",", ":"), default=DefaultJSONProvider.default).encode
-#: A str as a JSON string, escaped as ``encode_json`` escapes it (the same C function).
+#: A str as a JSON string, escaped as Flask's provider escapes it (the same C function).
 json_string = encode_basestring_ascii
 
 
-def jsonify_writes_encode_json(app: flask.Flask) -> bool:
-    """Whether ``flask.jsonify`` writes :data:`encode_json`'s text, and a newline: with
-    Flask's own JSON provider, compact, ASCII-only, keys in their order."""
-    provider = app.json
-    return (
-        type(provider) is DefaultJSONProvider
-        and provider.ensure_ascii
-        and not provider.sort_keys
-        and provider.default is DefaultJSONProvider.default
-        and (provider.compact or (provider.compact is None and not app.debug))
-    )
+class GiveUp(Exception):
+    """A plan met a value it cannot be sure to treat as marshmallow would: marshmallow does."""
 
 
-# --- bodies in one pass --------------------------------------------------------------------
-class _Source:
-    """The source of a function being compiled, and the values its names stand for."""
-
-    def __init__(self, header: str) -> None:
-        self.lines = [header]
-        self.values: dict[str, Any] = {"Unsure": Unsure}
-        self.temporaries = 0
-
-    def name(self, value: Any) -> str:
-        """A name in the source for ``value``."""
-        name = f"_{len(self.values)}"
-        self.values[name] = value
-        return name
-
-    def literal(self, value: Any) -> str:
-        """``value`` in the source: written out if it is a plain int or str, else named."""
-        return repr(value) if type(value) in (int, str) else self.name(value)
-
-    def temporary(self) -> str:
-        """A name for a local variable of the source, unused so far."""
-        self.temporaries += 1
-        return f"v{self.temporaries}"
-
-    def add(self, indent: int, line: str) -> None:
-        self.lines.append("    " * indent + line)
-
-    def compile(self) -> Callable[..., Any]:
-        namespace = dict(self.values)
-        exec("\n".join(self.lines), namespace)  # noqa: S102 - source made from a schema
-        return namespace["compiled"]  # type: ignore[no-any-return]
+class EncodedJSON(str):
+    """A response body already written as compact, ASCII-only JSON text."""
 
 
-#: Field kinds whose loaded value is the JSON value itself, of exactly this type.
-_EXACT_LOADS: dict[type, type] = {fields.Integer: int, fields.String: str}
-#: Field kinds that dump a value of exactly this type as that value itself.
-_EXACT_DUMPS: dict[type, type] = {fields.Boolean: bool, fields.Integer: int, fields.String: str}
+class FastJSONProvider(DefaultJSONProvider):
+    """Flask's JSON provider, writing an :class:`EncodedJSON` body as it is.
 
-
-def _field_loader(field: fields.Field[Any]) -> Callable[[Any], Any] | None:
-    """A function that loads every value ``field.deserialize`` loads without error, to the
-    same result, and raises :class:`Unsure` or ``ValidationError`` for any other; ``None`` for
-    a kind of field it does not know.
-
-    The game's fields (:mod:`api.fields`) bring their own ``load_fast``; strict integers,
-    strings and lists are checked by type here, and marshmallow's length, range and choice
-    validators are written out as comparisons where the value's type makes them plain.
+    Only where Flask would write the same text: compact, ASCII-only, keys in their order. In
+    debug mode (indented) or with other settings the text is read back and written Flask's way.
     """
-    source = _Source("def compiled(value):")
-    source.add(1, "if value is None:")
-    source.add(2, "return None" if field.allow_none else "raise Unsure")
+
+    sort_keys = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if type(obj) is EncodedJSON:
+            if kwargs == {"separators": (",", ":")} and self.ensure_ascii and not self.sort_keys:
+                return obj
+            obj = json.loads(obj)
+        return super().dumps(obj, **kwargs)
+
+
+def fast_json_on() -> bool:
+    """Whether the app serving this request takes the fast path (its provider is the fast one)."""
+    return flask.has_app_context() and isinstance(flask.current_app.json, FastJSONProvider)
+
+
+# --- loading -------------------------------------------------------------------------------
+
+Loader = Callable[[Any], Any]
+
+
+def _type_test(kind: type) -> Loader:
+    def load(value: Any) -> Any:
+        if value.__class__ is not kind:
+            raise GiveUp
+        return value
+
+    return load
+
+
+def _boolean(value: Any) -> bool:
+    if value is True or value is False:
+        return value
+    raise GiveUp
+
+
+def _card(value: Any) -> Any:
+    card = CARDS.get(value) if value.__class__ is str else None
+    if card is None:
+        raise GiveUp
+    return card
+
+
+def _preset(value: Any) -> Any:
+    if value.__class__ is str and value in PRESETS:
+        return PRESETS[value]
+    raise GiveUp  # a house ruleset, or no ruleset: marshmallow's
+
+
+def _cards(value: Any) -> Any:
+    """A hand or a meld: every card looked up at once."""
+    if value.__class__ is not list:
+        raise GiveUp
+    try:
+        return list(map(CARDS.__getitem__, value))
+    except (KeyError, TypeError):  # not a card's spelling, or not even a str
+        raise GiveUp from None
+
+
+def _list_of(inner: Loader) -> Loader:
+    def load(value: Any) -> Any:
+        if value.__class__ is not list:
+            raise GiveUp
+        return [inner(item) for item in value]
+
+    return load
+
+
+def _base_loader(field: fields.Field[Any]) -> Loader | None:
+    """What ``field`` makes of a value of the one type it is sure of, before validators."""
     kind = type(field)
-    exact = _EXACT_LOADS.get(kind)
-    if kind is fields.Integer and (not field.strict or field.as_string):  # type: ignore[attr-defined]
+    if kind is StrictBoolean:
+        return _boolean
+    if kind is fields.Integer and field.strict and not field.as_string:  # type: ignore[attr-defined]
+        return _type_test(int)
+    if kind is fields.String:
+        return _type_test(str)
+    if kind is CardField:
+        return _card
+    if kind is RulesetField:
+        return _preset
+    if isinstance(field, fields.List) and type(field.inner) is CardField:
+        if field.inner.validators == [spelt_as_a_card] and not field.inner.allow_none:
+            return _cards
+    if isinstance(field, fields.List) and type(field.inner) is not fields.Nested:
+        inner = field_loader(field.inner)
+        return None if inner is None else _list_of(inner)
+    return None
+
+
+def field_loader(field: fields.Field[Any]) -> Loader | None:
+    """A function loading every value ``field.deserialize`` loads without error to the same
+    result, and raising :class:`GiveUp` or ``ValidationError`` for any other; ``None`` for a
+    kind of field it does not know."""
+    base = _base_loader(field)
+    if base is None:
         return None
-    if hasattr(field, "load_fast"):
-        source.add(1, f"value = {source.name(field.load_fast)}(value)")
-    elif exact is not None:
-        source.add(1, f"if value.__class__ is not {source.name(exact)}:")
-        source.add(2, "raise Unsure")
-    elif kind is fields.List:
-        inner = _field_loader(field.inner)  # type: ignore[attr-defined]
-        if inner is None:
+    # A card's spelling is what _card looks up; every other validator runs as marshmallow runs it.
+    validators = [validator for validator in field.validators if validator is not spelt_as_a_card]
+    allow_none = field.allow_none
+
+    def load(value: Any) -> Any:
+        if value is None:
+            if allow_none:
+                return None
+            raise GiveUp
+        loaded = base(value)
+        for validator in validators:
+            if validator(loaded) is False:
+                raise GiveUp
+        return loaded
+
+    return load
+
+
+def schema_loader(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+    """A function loading a body as ``schema.load`` does, for a body it is sure of."""
+    if schema.many or schema.partial or schema.unknown != ma.RAISE:
+        return None
+    plan = []
+    for name, field in schema.load_fields.items():
+        load = field_loader(field)
+        attribute = field.attribute or name
+        if load is None or field.load_default is not ma.missing or "." in attribute:
             return None
-        source.add(1, "if value.__class__ is not list:")
-        source.add(2, "raise Unsure")
-        source.add(1, f"value = [{source.name(inner)}(item) for item in value]")
-    else:
-        return None
-    sized = isinstance(field, fields.List) or exact is str  # loads a list or a str
-    for validator in field.validators:
-        refused = []
-        if type(validator) is validate.Length and sized:
-            if validator.equal is not None:
-                refused.append(f"len(value) != {source.literal(validator.equal)}")
-            if validator.equal is None and validator.min:
-                refused.append(f"len(value) < {source.literal(validator.min)}")
-            if validator.equal is None and validator.max is not None:
-                refused.append(f"len(value) > {source.literal(validator.max)}")
-        elif type(validator) is validate.Range and exact is int:
-            if validator.min is not None:
-                low = "<" if validator.min_inclusive else "<="
-                refused.append(f"value {low} {source.literal(validator.min)}")
-            if validator.max is not None:
-                high = ">" if validator.max_inclusive else ">="
-                refused.append(f"value {high} {source.literal(validator.max)}")
-        elif type(validator) is validate.OneOf and exact is not None:
-            refused.append(f"value not in {source.name(validator.choices)}")
-        else:
-            source.add(1, f"{source.name(validator)}(value)")  # raises on a value it refuses
-            continue
-        if refused:
-            source.add(1, f"if {' or '.join(refused)}:")
-            source.add(2, "raise Unsure")
-    source.add(1, "return value")
-    return source.compile()
+        plan.append((field.data_key or name, attribute, load, field.required))
+    keys = frozenset(key for key, _, _, _ in plan)
+
+    def load_body(data: dict[str, Any]) -> dict[str, Any]:
+        if not keys.issuperset(data):
+            raise GiveUp  # a field too many: marshmallow names it
+        loaded = {}
+        for key, attribute, load, required in plan:
+            if key in data:
+                loaded[attribute] = load(data[key])
+            elif required:
+                raise GiveUp
+        return loaded
+
+    return load_body
 
 
 class RequestSchema(ma.Schema):
-    """A request body, loaded in one pass when it is well-formed (see above).
-
-    A body with a field too many or a required one missing, or a value some field's loader is
-    unsure of, is loaded by marshmallow instead, from scratch. A schema with hooks, or with a
-    kind of field :func:`_field_loader` does not know, is always loaded by marshmallow.
-    """
+    """A request body: loaded by marshmallow, or in one pass on the fast path."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._load_fast = self._compile()
-
-    def _compile(self) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
-        if self.many or self.partial or self.unknown != ma.RAISE or any(self._hooks.values()):
-            return None
-        source = _Source("def compiled(data):")
-        keys = [field.data_key or name for name, field in self.load_fields.items()]
-        source.add(1, f"if not {source.name(frozenset(keys))}.issuperset(data):")
-        source.add(2, "raise Unsure")
-        source.add(1, "loaded = {}")
-        for key, (name, field) in zip(keys, self.load_fields.items(), strict=True):
-            load = _field_loader(field)
-            attribute = field.attribute or name
-            if load is None or field.load_default is not ma.missing or "." in attribute:
-                return None
-            source.add(1, f"if {key!r} in data:")
-            source.add(2, f"loaded[{attribute!r}] = {source.name(load)}(data[{key!r}])")
-            if field.required:
-                source.add(1, "else:")
-                source.add(2, "raise Unsure")
-        source.add(1, "return loaded")
-        return source.compile()
+        self.one_pass = schema_loader(self)
 
     def load(
         self,
@@ -198,142 +217,190 @@ class RequestSchema(ma.Schema):
         unknown: UnknownOption | None = None,
     ) -> Any:
         if (
-            self._load_fast is not None
+            self.one_pass is not None
             and type(data) is dict
             and many is None
             and partial is None
             and unknown in (None, ma.RAISE)
+            and fast_json_on()
         ):
             try:
-                return self._load_fast(data)
-            except (Unsure, ma.ValidationError):
+                return self.one_pass(data)
+            except (GiveUp, ma.ValidationError):
                 pass
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
 
-def _dumped(field: fields.Field[Any], value: str, name: str, source: _Source) -> str:
-    """An expression for what ``field._serialize`` makes of the value of the expression
-    ``value``, given, as marshmallow gives it, the field's name and the object, ``obj``."""
-    kind = type(field)
-    exact = _EXACT_DUMPS.get(kind)
-    held = source.temporary()
-    if kind is fields.List:
-        item = source.temporary()
-        each = _dumped(field.inner, item, name, source)  # type: ignore[attr-defined]
-        return f"(None if ({held} := {value}) is None else [{each} for {item} in {held}])"
-    write = f"{source.name(field._serialize)}({{}}, {name!r}, obj)"
-    if exact is not None and not getattr(field, "as_string", False):
-        # A value of exactly that type is dumped as itself; any other, by the field.
-        test = f"({held} := {value}).__class__ is {source.name(exact)}"
-        return f"({held} if {test} else {write.format(held)})"
-    return write.format(value)
+# --- writing -------------------------------------------------------------------------------
+
+Writer = Callable[[Any], str]
 
 
-def _written(field: fields.Field[Any], value: str, name: str, source: _Source) -> str:
-    """An expression for ``encode_json`` of what ``field._serialize`` makes of the value of
-    the expression ``value`` (see :func:`_dumped`), written as JSON text directly.
+def json_value(value: Any) -> str:
+    """A value marshmallow hands to the JSON encoder as it is, as JSON text."""
+    kind = value.__class__
+    if kind is str:
+        return json_string(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        return int.__repr__(value)
+    raise GiveUp  # a float, a list...: Flask's encoder
 
-    Fields of the game write their own (``write_json``); booleans, integers and strings of
-    exactly those types are written here, lists item by item, anything else is dumped by the
-    field and encoded.
-    """
-    kind = type(field)
-    held = source.temporary()
-    if kind is fields.List:
-        item = source.temporary()
-        each = _written(field.inner, item, name, source)  # type: ignore[attr-defined]
-        items = f"','.join([{each} for {item} in {held}])"
-        return f"('null' if ({held} := {value}) is None else '[' + {items} + ']')"
-    write_json = getattr(field, "write_json", None)
-    if write_json is not None:
-        return f"{source.name(write_json)}({value})"
-    encode = f"{source.name(encode_json)}({source.name(field._serialize)}({{}}, {name!r}, obj))"
-    exact = _EXACT_DUMPS.get(kind)
-    if exact is None or getattr(field, "as_string", False):
-        return encode.format(value)
-    encoded = encode.format(held)
-    if exact is bool:
-        return f"('true' if ({held} := {value}) is True else 'false' if {held} is False else {encoded})"
-    if exact is int:
-        text = f"{source.name(int.__repr__)}({held})"
-    else:
-        text = f"{source.name(json_string)}({held})"
-    return f"({text} if ({held} := {value}).__class__ is {source.name(exact)} else {encoded})"
+
+def _string(value: Any) -> str:
+    return "null" if value is None else json_string(str(value))
+
+
+def _integer(value: Any) -> str:
+    return "null" if value is None else int.__repr__(int(value))
+
+
+def _list_writer(inner: Writer) -> Writer:
+    def write(values: Any) -> str:
+        if values is None:
+            return "null"
+        return "[" + ",".join([inner(value) for value in values]) + "]"
+
+    return write
+
+
+def _string_list(values: Any) -> str:
+    """A list of strings — a hand, a meld's cards — in one pass (None items item by item)."""
+    if values is None:
+        return "null"
+    texts = list(map(str, values))
+    if "None" in texts:  # perhaps a None, which _string writes as null
+        return "[" + ",".join([_string(value) for value in values]) + "]"
+    return "[" + ",".join(map(json_string, texts)) + "]"
+
+
+def field_writer(field: fields.Field[Any]) -> Writer | None:
+    """A function writing, as JSON text, what ``field`` dumps a value as; ``None`` for a kind
+    of field it does not know."""
+    if isinstance(field, fields.Nested):
+        schema = field.schema
+        inner = schema_writer(schema)
+        if inner is None:
+            return None
+        return _list_writer(inner) if schema.many or field.many else inner
+    if isinstance(field, fields.List):
+        inner = field_writer(field.inner)
+        if inner is _string:
+            return _string_list
+        return None if inner is None else _list_writer(inner)
+    if isinstance(field, fields.Function | fields.Boolean) or type(field) is fields.Raw:
+        return json_value  # dumped as it is, then encoded
+    if isinstance(field, fields.Integer) and not field.as_string:
+        return _integer
+    if type(field) in (fields.String, CardField):
+        return _string
+    return None
+
+
+def _getter(schema: ma.Schema, name: str, field: fields.Field[Any]) -> Callable[[Any], Any]:
+    """How ``schema`` reads ``field``'s value off an object, as marshmallow reads it."""
+    if isinstance(field, fields.Function):
+        serialize: Callable[[Any], Any] = field.serialize_func  # type: ignore[assignment]
+        return serialize  # a field dumped has its function, which reads the object itself
+    attribute = field.attribute or name
+    get_attribute = schema.get_attribute
+
+    def get(obj: Any) -> Any:
+        value = get_attribute(obj, attribute, ma.missing)
+        if value is ma.missing:
+            raise GiveUp  # marshmallow leaves the key out, or writes the field's default
+        return value
+
+    return get
+
+
+def _attributes_at_once(schema: ma.Schema) -> Callable[[Any], tuple[Any, ...]] | None:
+    """A function reading, in one go, the attributes marshmallow's own ``get_attribute`` would
+    read one by one off an object that takes no ``[key]``; ``None`` where it cannot."""
+    attributes = [
+        field.attribute or name
+        for name, field in schema.dump_fields.items()
+        if not isinstance(field, fields.Function)
+    ]
+    if type(schema).get_attribute is not ma.Schema.get_attribute or not attributes:
+        return None
+    if any("." in attribute for attribute in attributes):
+        return None
+    if len(attributes) == 1:
+        get_one = attrgetter(attributes[0])
+        return lambda obj: (get_one(obj),)
+    return attrgetter(*attributes)
+
+
+def schema_writer(schema: ma.Schema) -> Writer | None:
+    """A function writing, as JSON text, what ``schema.dump`` makes of one object."""
+    if schema.many:
+        return None
+    plan = []
+    for name, field in schema.dump_fields.items():
+        write = field_writer(field)
+        if write is None or isinstance(field, fields.Method | fields.Constant):
+            return None
+        function = field.serialize_func if isinstance(field, fields.Function) else None
+        key = json_string(field.data_key or name) + ":"
+        plan.append((key, _getter(schema, name, field), write, function))
+
+    def write_fields(obj: Any) -> str:
+        if obj is None:
+            return "null"  # a Nested field's None
+        return "{" + ",".join([key + write(get(obj)) for key, get, write, _ in plan]) + "}"
+
+    fetch = _attributes_at_once(schema)
+    if fetch is None:
+        return write_fields
+
+    def write_object(obj: Any) -> str:
+        if obj is None:
+            return "null"  # a Nested field's None
+        if hasattr(obj, "__getitem__"):
+            return write_fields(obj)  # a dict, or a sequence: marshmallow reads obj[key] first
+        try:
+            values = iter(fetch(obj))
+        except AttributeError:
+            raise GiveUp from None  # marshmallow leaves the key out, or writes the default
+        return (
+            "{"
+            + ",".join(
+                [
+                    key + write(next(values) if function is None else function(obj))
+                    for key, _, write, function in plan
+                ]
+            )
+            + "}"
+        )
+
+    return write_object
 
 
 class ResponseSchema(ma.Schema):
-    """A response body, dumped in one pass (see above) from an object with attributes — a
-    verdict of the engine — or from a dict.
+    """A response body: dumped by marshmallow, or written as JSON text on the fast path.
 
-    An object lacking an attribute, one that answers ``[]`` (marshmallow reads its items
-    then), or a dict for a schema with dotted attributes is dumped by marshmallow; so is every
-    object for a schema with hooks or a field that reads no attribute (``Function``).
+    For the schemas views answer with, not for nested ones: what the fast path dumps is text.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._dump_object = self._compile(from_dict=False, as_json=False)
-        self._dump_dict = self._compile(from_dict=True, as_json=False)
-        self._json_object = self._compile(from_dict=False, as_json=True)
-        self._json_dict = self._compile(from_dict=True, as_json=True)
-
-    def _compile(self, *, from_dict: bool, as_json: bool) -> Callable[[Any], Any] | None:
-        if self.many or self._hooks[PRE_DUMP] or self._hooks[POST_DUMP]:
-            return None
-        source = _Source("def compiled(obj):")
-        parts = []
-        for name, field in self.dump_fields.items():
-            attribute = field.attribute or name
-            if not field._CHECK_ATTRIBUTE:  # Function and Method fields: no attribute to read
-                return None
-            if from_dict:
-                if "." in attribute:
-                    return None
-                value = f"obj[{attribute!r}]"
-            elif all(part.isidentifier() and not iskeyword(part) for part in attribute.split(".")):
-                value = f"obj.{attribute}"
-            else:
-                value = f"{source.name(attrgetter(attribute))}(obj)"
-            key = field.data_key or name
-            if as_json:
-                parts.append((f"{json_string(key)}:", _written(field, value, name, source)))
-            else:
-                parts.append((f"{key!r}: ", _dumped(field, value, name, source)))
-        if as_json:
-            # {"key":value,...} as one f-string; the keys' text is named, so needs no escaping.
-            text = ",".join(f"{{{source.name(key)}}}{{{value}}}" for key, value in parts)
-            source.add(1, f'return f"{{{{{text}}}}}"')
-        else:
-            source.add(1, "return {" + ", ".join(key + value for key, value in parts) + "}")
-        return source.compile()
+        self.one_pass = schema_writer(self)
 
     def dump(self, obj: Any, *, many: bool | None = None) -> Any:
-        if not many:
-            dumped = _one_pass(obj, self._dump_dict, self._dump_object)
-            if dumped is not None:  # a dump is a dict, never None
-                return dumped
+        if self.one_pass is not None and not many and obj is not None and fast_json_on():
+            try:
+                return EncodedJSON(self.one_pass(obj))
+            except GiveUp:
+                pass
         return super().dump(obj, many=many)
 
-    def dump_json(self, obj: Any) -> str | None:
-        """``encode_json(self.dump(obj))`` written directly, or ``None`` where :meth:`dump`
-        would not take its one pass."""
-        return _one_pass(obj, self._json_dict, self._json_object)  # type: ignore[no-any-return]
 
-
-def _one_pass(
-    obj: Any,
-    from_dict: Callable[[Any], Any] | None,
-    from_object: Callable[[Any], Any] | None,
-) -> Any:
-    """What the compiled function for ``obj``'s kind (a dict, or an object with attributes)
-    makes of it; ``None`` where there is none, or where it gives up and marshmallow must
-    say what is missing."""
-    try:
-        if type(obj) is dict:
-            if from_dict is not None:
-                return from_dict(obj)
-        elif from_object is not None and not hasattr(obj, "__getitem__"):
-            return from_object(obj)
-    except (AttributeError, KeyError):
-        pass
-    return None
+def init_app(app: flask.Flask) -> None:
+    """Put the app on the fast path: its JSON provider sends written bodies as they are."""
+    app.json = FastJSONProvider(app)

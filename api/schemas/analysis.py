@@ -5,10 +5,10 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from rules import MELD_TYPES
+from rules import MAX_SEATS, MELD_TYPES
 
 from ..fields import CardList, cards, integer
-from .common import ContractField, MeldField, round_field
+from .common import ContractSchema, MeldSchema, round_field
 from .rulesets import ruleset_field
 
 #: A hand to analyse: 12 dealt, one drawn, and every buy's two cards leave room to spare. The
@@ -26,7 +26,7 @@ class AnalysisRequestSchema(ma.Schema):
         metadata={"description": "Every card the player holds, wild cards included."},
     )
     players = integer(
-        validate=validate.Range(2, 12),
+        validate=validate.Range(2, MAX_SEATS),
         metadata={
             "description": "Players at the table (sets the decks and jokers in play); without"
             " it, the largest table the ruleset allows."
@@ -58,9 +58,9 @@ class ClosestSchema(ma.Schema):
 class AnalysisSchema(ma.Schema):
     can_lay = fields.Boolean(required=True)
     round = integer(required=True, attribute="round.number")
-    contract = ContractField(required=True, attribute="round.contract")
+    contract = fields.Nested(ContractSchema, required=True, attribute="round.contract")
     melds = fields.List(
-        MeldField(),
+        fields.Nested(MeldSchema),
         required=True,
         attribute="readings",
         metadata={

@@ -7,7 +7,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from rules import CONTRACT_DOWN, MAX_SEATS, MELD_TYPES
+from rules import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS
 
 from ..fastjson import RequestSchema, ResponseSchema
 from ..fields import CardField, CardList, cards, integer
@@ -15,29 +15,34 @@ from .common import (
     MAX_HAND,
     MAX_MELD,
     MAX_MELDS,
-    ContractField,
-    MeldField,
-    ViolationField,
+    ContractSchema,
+    MeldSchema,
+    ViolationSchema,
     round_field,
 )
 from .rulesets import ruleset_field
 
 
 def _violations() -> fields.List[Any]:
-    return fields.List(ViolationField(), required=True)
+    return fields.List(fields.Nested(ViolationSchema), required=True)
 
 
 class MeldVerdictSchema(ResponseSchema):
+    """The verdict on one meld is the engine's reading of it: valid, itself, its violations."""
+
     valid = fields.Boolean(required=True)
-    meld = MeldField(required=True)
+    meld = fields.Nested(MeldSchema, required=True)
     violations = _violations()
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        return obj if attr == "meld" else super().get_attribute(obj, attr, default)
 
 
 class ContractVerdictSchema(ResponseSchema):
     valid = fields.Boolean(required=True)
     round = integer(required=True, attribute="round.number")
-    contract = ContractField(required=True)
-    melds = fields.List(MeldField(), required=True)
+    contract = fields.Nested(ContractSchema, required=True)
+    melds = fields.List(fields.Nested(MeldSchema), required=True)
     remaining = CardList(
         required=True,
         allow_none=True,
@@ -56,13 +61,16 @@ class ContractVerdictSchema(ResponseSchema):
 
 class LayoffVerdictSchema(ResponseSchema):
     valid = fields.Boolean(required=True)
-    meld = MeldField(required=True, metadata={"description": "The meld with the cards added."})
+    meld = fields.Nested(
+        MeldSchema, required=True, metadata={"description": "The meld with the cards added."}
+    )
     violations = _violations()
 
 
 class JokerSwapVerdictSchema(ResponseSchema):
     valid = fields.Boolean(required=True)
-    meld = MeldField(
+    meld = fields.Nested(
+        MeldSchema,
         required=True,
         metadata={"description": "The meld after the swap, the natural in the wild card's place."},
     )
@@ -73,7 +81,7 @@ class JokerSwapVerdictSchema(ResponseSchema):
     )
     obligation = fields.String(
         required=True,
-        validate=validate.OneOf(("own_meld_now", "table_this_turn", "hand")),
+        validate=validate.OneOf(OBLIGATIONS),
         metadata={
             "description": "Where the freed wild card must go: into a meld of the player's own"
             " at once, onto the table this turn, or (where the ruleset allows) the hand."
@@ -107,15 +115,21 @@ class BuyVerdictSchema(ResponseSchema):
 
 
 class PenaltyCardSchema(ma.Schema):
+    """One card of a hand and what it costs: the engine's ``(card, points)`` pair."""
+
     card = CardField(required=True)
     points = integer(required=True)
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        card, points = obj
+        return card if attr == "card" else points
 
 
 class PenaltyVerdictSchema(ResponseSchema):
     total = integer(required=True)
     cards = fields.List(fields.Nested(PenaltyCardSchema), required=True)
     violations = fields.List(
-        ViolationField(),
+        fields.Nested(ViolationSchema),
         required=True,
         metadata={
             "description": "Why no table could deal this hand (`too_many_copies`: more copies"
@@ -206,7 +220,7 @@ class LayoffCheckSchema(RequestSchema):
     )
     contract_down = _contract_down()
     end = fields.String(
-        validate=validate.OneOf(("low", "high")),
+        validate=validate.OneOf(ENDS),
         metadata={
             "description": "Where a wild card goes on a run; without it, the high end (the"
             " low end when the high end is an ace)."
@@ -252,7 +266,7 @@ BuysUsedSchema = ma.Schema.from_dict(
 )
 
 
-class BuyCheckSchema(RequestSchema):
+class BuyCheckSchema(ma.Schema):  # its validators and post_load: marshmallow loads it
     ruleset = ruleset_field()
     round = round_field()
     seats = integer(

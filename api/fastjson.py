@@ -26,7 +26,7 @@ The plans know marshmallow's kinds of field only by their public attributes (``i
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from json.encoder import encode_basestring_ascii
 from operator import attrgetter
 from typing import Any
@@ -37,7 +37,7 @@ from flask.json.provider import DefaultJSONProvider
 from marshmallow import fields
 from marshmallow.types import StrSequenceOrSet, UnknownOption
 
-from rules import PRESETS
+from rules import DECK, JOKER, PRESETS, Card
 
 from .fields import CARDS, CardField, RulesetField, StrictBoolean, spelt_as_a_card
 
@@ -232,8 +232,18 @@ class RequestSchema(ma.Schema):
 
 
 # --- writing -------------------------------------------------------------------------------
+#
+# A field's value is written by a look-up on its class: a str, an int, a card or None is
+# written by one call into C, and anything else (a nested object, a list, a value of a type
+# the field's kind would convert) by the field's writer below, which does what marshmallow's
+# dump and Flask's encoder do with it together.
 
 Writer = Callable[[Any], str]
+NoneType = type(None)
+
+
+def _null(value: None) -> str:
+    return "null"
 
 
 def json_value(value: Any) -> str:
@@ -260,45 +270,56 @@ def _integer(value: Any) -> str:
     return "null" if value is None else int.__repr__(int(value))
 
 
-def _list_writer(inner: Writer) -> Writer:
+#: What a value written as it is (a Function's, a Boolean's, a Raw field's) becomes, by class.
+_AS_IS: dict[type, Writer] = {
+    str: json_string,
+    NoneType: _null,
+    bool: lambda value: "true" if value else "false",
+    int: int.__repr__,
+}
+#: Each card's canonical text as a JSON string: the engine's 53 cards are its only instances,
+#: so a card is written by one look-up (``str`` of a card asks two enums for their text).
+CARD_JSON: dict[Card, str] = {card: json_string(str(card)) for card in (*DECK, JOKER)}
+#: What a String field writes of a value, by class: ``str(value)``, as a JSON string.
+_AS_STRING: dict[type, Writer] = {str: json_string, NoneType: _null, Card: CARD_JSON.__getitem__}
+#: What an Integer field writes of a value, by class: ``int(value)``.
+_AS_INTEGER: dict[type, Writer] = {int: int.__repr__, NoneType: _null}
+
+
+def _list_writer(inner: Writer, table: dict[type, Writer]) -> Writer:
     def write(values: Any) -> str:
         if values is None:
             return "null"
-        return "[" + ",".join([inner(value) for value in values]) + "]"
+        get = table.get
+        return "[" + ",".join([get(value.__class__, inner)(value) for value in values]) + "]"
 
     return write
 
 
-def _string_list(values: Any) -> str:
-    """A list of strings — a hand, a meld's cards — in one pass (None items item by item)."""
-    if values is None:
-        return "null"
-    texts = list(map(str, values))
-    if "None" in texts:  # perhaps a None, which _string writes as null
-        return "[" + ",".join([_string(value) for value in values]) + "]"
-    return "[" + ",".join(map(json_string, texts)) + "]"
-
-
-def field_writer(field: fields.Field[Any]) -> Writer | None:
-    """A function writing, as JSON text, what ``field`` dumps a value as; ``None`` for a kind
-    of field it does not know."""
+def field_writer(field: fields.Field[Any]) -> tuple[dict[type, Writer], Writer] | None:
+    """How to write, as JSON text, what ``field`` dumps a value as: a table of writers by the
+    value's class, and the writer for every other class; ``None`` for a kind of field it does
+    not know."""
     if isinstance(field, fields.Nested):
         schema = field.schema
         inner = schema_writer(schema)
         if inner is None:
             return None
-        return _list_writer(inner) if schema.many or field.many else inner
+        if schema.many or field.many:
+            return {NoneType: _null}, _list_writer(inner, {NoneType: _null})
+        return {NoneType: _null}, inner
     if isinstance(field, fields.List):
-        inner = field_writer(field.inner)
-        if inner is _string:
-            return _string_list
-        return None if inner is None else _list_writer(inner)
+        inner_writers = field_writer(field.inner)
+        if inner_writers is None:
+            return None
+        table, inner = inner_writers
+        return {NoneType: _null}, _list_writer(inner, table)
     if isinstance(field, fields.Function | fields.Boolean) or type(field) is fields.Raw:
-        return json_value  # dumped as it is, then encoded
+        return _AS_IS, json_value  # dumped as it is, then encoded
     if isinstance(field, fields.Integer) and not field.as_string:
-        return _integer
+        return _AS_INTEGER, _integer
     if type(field) in (fields.String, CardField):
-        return _string
+        return _AS_STRING, _string
     return None
 
 
@@ -319,44 +340,66 @@ def _getter(schema: ma.Schema, name: str, field: fields.Field[Any]) -> Callable[
     return get
 
 
-def _attributes_at_once(schema: ma.Schema) -> Callable[[Any], tuple[Any, ...]] | None:
-    """A function reading, in one go, the attributes marshmallow's own ``get_attribute`` would
-    read one by one off an object that takes no ``[key]``; ``None`` where it cannot."""
-    attributes = [
-        field.attribute or name
-        for name, field in schema.dump_fields.items()
-        if not isinstance(field, fields.Function)
-    ]
-    if type(schema).get_attribute is not ma.Schema.get_attribute or not attributes:
+def _attributes_at_once(
+    schema: ma.Schema, getters: list[Callable[[Any], Any]]
+) -> Callable[[Any], Sequence[Any]] | None:
+    """A function reading the fields' values off an object that takes no ``[key]``: its plain
+    attributes in one go, as marshmallow's own ``get_attribute`` would one by one, the rest
+    (a Function's value, a dotted attribute) by ``getters``; ``None`` where it cannot."""
+    if type(schema).get_attribute is not ma.Schema.get_attribute:
         return None
-    if any("." in attribute for attribute in attributes):
+    plain, others = [], []
+    for position, (name, field) in enumerate(schema.dump_fields.items()):
+        attribute = field.attribute or name
+        if isinstance(field, fields.Function) or "." in attribute:
+            others.append((position, getters[position]))
+        else:
+            plain.append(attribute)
+    if len(plain) < 2:
         return None
-    if len(attributes) == 1:
-        get_one = attrgetter(attributes[0])
-        return lambda obj: (get_one(obj),)
-    return attrgetter(*attributes)
+    fetch = attrgetter(*plain)
+    if not others:
+        return fetch
+
+    def read(obj: Any) -> list[Any]:
+        values = list(fetch(obj))
+        for position, get in others:
+            values.insert(position, get(obj))
+        return values
+
+    return read
 
 
 def schema_writer(schema: ma.Schema) -> Writer | None:
     """A function writing, as JSON text, what ``schema.dump`` makes of one object."""
     if schema.many:
         return None
-    plan = []
+    keys, getters, tables, writers = [], [], [], []
     for name, field in schema.dump_fields.items():
-        write = field_writer(field)
-        if write is None or isinstance(field, fields.Method | fields.Constant):
+        found = field_writer(field)
+        if found is None or isinstance(field, fields.Method | fields.Constant):
             return None
-        function = field.serialize_func if isinstance(field, fields.Function) else None
-        key = json_string(field.data_key or name) + ":"
-        plan.append((key, _getter(schema, name, field), write, function))
+        keys.append(json_string(field.data_key or name) + ":")
+        getters.append(_getter(schema, name, field))
+        tables.append(found[0])
+        writers.append(found[1])
+    # {"key":value,...}, each value written into its place by str.format.
+    format_object = ("{{" + ",".join(key + "{}" for key in keys) + "}}").format
+    plan = list(zip(tables, writers, strict=True))
 
     def write_fields(obj: Any) -> str:
         if obj is None:
             return "null"  # a Nested field's None
-        return "{" + ",".join([key + write(get(obj)) for key, get, write, _ in plan]) + "}"
+        values = [get(obj) for get in getters]
+        return format_object(
+            *[
+                table.get(value.__class__, write)(value)
+                for (table, write), value in zip(plan, values, strict=True)
+            ]
+        )
 
-    fetch = _attributes_at_once(schema)
-    if fetch is None:
+    read = _attributes_at_once(schema, getters)
+    if read is None:
         return write_fields
 
     def write_object(obj: Any) -> str:
@@ -365,18 +408,14 @@ def schema_writer(schema: ma.Schema) -> Writer | None:
         if hasattr(obj, "__getitem__"):
             return write_fields(obj)  # a dict, or a sequence: marshmallow reads obj[key] first
         try:
-            values = iter(fetch(obj))
+            values = read(obj)
         except AttributeError:
             raise GiveUp from None  # marshmallow leaves the key out, or writes the default
-        return (
-            "{"
-            + ",".join(
-                [
-                    key + write(next(values) if function is None else function(obj))
-                    for key, _, write, function in plan
-                ]
-            )
-            + "}"
+        return format_object(
+            *[
+                table.get(value.__class__, write)(value)
+                for (table, write), value in zip(plan, values, strict=True)
+            ]
         )
 
     return write_object

@@ -143,7 +143,7 @@ class TableSchema(ma.Schema):
 
 
 class RulesetDetailSchema(RulesetSummarySchema):
-    """Every parameter of a preset (RULES.md §3 says what each means), and its rounds."""
+    """Every parameter of a preset (docs/rules.md §3 says what each means), and its rounds."""
 
     description = fields.String(required=True)
     base = fields.String(required=True, allow_none=True)

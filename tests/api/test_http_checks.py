@@ -1,4 +1,4 @@
-"""The checks over HTTP: each endpoint's verdict, and every violation code API.md lists.
+"""The checks over HTTP: each endpoint's verdict, and every violation code docs/api.md lists.
 
 Each code is produced by a real request and pinned with the meld index and the card the
 violation names; the engine's own tests pin the rules, these pin what reaches the client.
@@ -476,7 +476,7 @@ def test_joker_swap_names_the_joker_among_several(client: FlaskClient) -> None:
 
 
 def test_joker_swap_counts_copies_by_the_table(client: FlaskClient) -> None:
-    # RULES §2: at most 2 copies of a card with two decks (liverpool, 3-4 players), 3 with three.
+    # docs/rules.md §2: at most 2 copies of a card with two decks (liverpool, 3-4 players), 3 with three.
     body = {
         "ruleset": "liverpool",
         "round": 2,
@@ -534,7 +534,7 @@ def test_buy_with_seats_down(client: FlaskClient) -> None:
 
 
 def test_penalty(client: FlaskClient) -> None:
-    # RULES §3.2's worked example: 4 + 8 + Q + joker = 37.
+    # docs/rules.md §3.2's worked example: 4 + 8 + Q + joker = 37.
     data = verdict(
         client, PENALTY, {"ruleset": "contract-rummy", "cards": ["4s", "8♥", "QD", "jk"]}
     )

@@ -39,7 +39,7 @@ from marshmallow.types import StrSequenceOrSet, UnknownOption
 
 from rules import DECK, JOKER, PRESETS, Card
 
-from .fields import CARDS, CardField, RulesetField, StrictBoolean, spelt_as_a_card
+from .fields import CardField, RulesetField, StrictBoolean, card_of, spelt_as_a_card
 
 #: A str as a JSON string, escaped as Flask's provider escapes it (the same C function).
 json_string = encode_basestring_ascii
@@ -96,7 +96,7 @@ def _boolean(value: Any) -> bool:
 
 
 def _card(value: Any) -> Any:
-    card = CARDS.get(value) if value.__class__ is str else None
+    card = card_of(value) if value.__class__ is str else None
     if card is None:
         raise GiveUp
     return card
@@ -112,10 +112,10 @@ def _cards(value: Any) -> Any:
     """A hand or a meld: every card looked up at once."""
     if value.__class__ is not list:
         raise GiveUp
-    try:
-        return list(map(CARDS.__getitem__, value))
-    except (KeyError, TypeError):  # not a card's spelling, or not even a str
-        raise GiveUp from None
+    loaded = [card_of(text) if text.__class__ is str else None for text in value]
+    if None in loaded:
+        raise GiveUp  # not a card's spelling, or not even a str: marshmallow says which
+    return loaded
 
 
 def _list_of(inner: Loader) -> Loader:

@@ -109,7 +109,7 @@ def _preset(value: Any) -> Any:
 
 
 def _cards(value: Any) -> Any:
-    """A hand or a meld: every card looked up at once."""
+    """A hand or a meld: a list of cards, every one of them spelt as a card."""
     if value.__class__ is not list:
         raise GiveUp
     loaded = [card_of(text) if text.__class__ is str else None for text in value]
@@ -156,8 +156,11 @@ def field_loader(field: fields.Field[Any]) -> Loader | None:
     base = _base_loader(field)
     if base is None:
         return None
-    # A card's spelling is what _card looks up; every other validator runs as marshmallow runs it.
+    # A card's spelling is what _card checks; every other validator runs as marshmallow runs
+    # it, on the loaded value (a card field's would see the text: that one marshmallow loads).
     validators = [validator for validator in field.validators if validator is not spelt_as_a_card]
+    if isinstance(field, CardField) and validators:
+        return None
     allow_none = field.allow_none
 
     def load(value: Any) -> Any:

@@ -1,4 +1,4 @@
-"""rummy-referee's web layer: the HTTP API of API.md over the rules engine in :mod:`rules`.
+"""rummy-referee's web layer: the HTTP API of docs/api.md over the rules engine in :mod:`rules`.
 
 :func:`create_app` builds the Flask app: settings from the environment (:mod:`api.config`),
 then whatever the caller gives, the extensions, one blueprint per resource, and the error
@@ -13,10 +13,9 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors, pages
+from . import docs, errors, fastjson, openapi, pages
 from .config import Config
 from .extensions import database, rest_api
-from .schemas import HouseRulesetSchema
 
 __all__ = ["create_app"]
 
@@ -31,28 +30,18 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     elif config is not None:
         app.config.from_object(config)
     app.logger.setLevel(logging.getLevelName(app.config["LOG_LEVEL"]))
+    if app.config["FAST_JSON"]:
+        fastjson.init_app(app)
     # Responses keep the order the schemas give their fields (valid, then the reading...).
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     # Extensions.
-    rest_api.init_app(app)
+    rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)
     database.init_app(app)
 
-    # Referenced by hand from RulesetField's oneOf, so registered by hand.
-    rest_api.spec.components.schema("HouseRuleset", schema=HouseRulesetSchema)
-    from .matches import document
-
-    document(rest_api.spec)
-    # Writes to a match sheet carry its edit token as a bearer token.
-    rest_api.spec.components.security_scheme(
-        "editToken",
-        {
-            "type": "http",
-            "scheme": "bearer",
-            "description": "The `edit_token` answered when the sheet was created.",
-        },
-    )
+    # The components the blueprints refer to by name, before the blueprints.
+    openapi.register_components(rest_api.spec)
 
     # Blueprints, one per resource.
     from .analysis import blp as analysis
@@ -63,9 +52,6 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
 
     for blueprint in (health, rulesets, checks, analysis, matches):
         rest_api.register_blueprint(blueprint)
-    from .matches import document_csv
-
-    document_csv(rest_api.spec)
     app.register_blueprint(docs.assets)
     app.register_blueprint(pages.blp)
     return app

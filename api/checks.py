@@ -15,7 +15,7 @@ import rules
 
 from .errors import renamed_fields
 from .parsing import Blueprint
-from .schemas import (
+from .schemas.checks import (
     BuyCheckSchema,
     BuyVerdictSchema,
     ContractCheckSchema,
@@ -58,14 +58,13 @@ blp = Blueprint(
         "violations": [],
     },
 )
-def check_meld(args: dict[str, Any]) -> dict[str, Any]:
+def check_meld(args: dict[str, Any]) -> rules.Meld:
     """Check one meld
 
     Reads the cards as a set or a run (or as `type`, when given) by the ruleset's minima and
     wild-card limits, says what every wild card stands for, and lists every rule broken.
     """
-    meld = rules.check_meld(args["ruleset"], args["cards"], args.get("type"), args.get("players"))
-    return {"valid": meld.valid, "meld": meld, "violations": meld.violations}
+    return rules.check_meld(args["ruleset"], args["cards"], args.get("type"), args.get("players"))
 
 
 @blp.post("/checks/contract")
@@ -282,16 +281,11 @@ def check_buy(args: dict[str, Any]) -> rules.BuyVerdict:
         "violations": [],
     },
 )
-def hand_penalty(args: dict[str, Any]) -> dict[str, Any]:
+def hand_penalty(args: dict[str, Any]) -> rules.Penalty:
     """Count a hand's penalty
 
     What the cards left in a hand cost at the end of a round, card by card. A hand no table
     could deal (more copies of a card, or more jokers, than the decks in play hold) is counted
     all the same, with `too_many_copies` in `violations`.
     """
-    scored = rules.penalty(args["ruleset"], args["cards"], args.get("players"))
-    return {
-        "total": scored.total,
-        "cards": [{"card": card, "points": points} for card, points in scored.cards],
-        "violations": scored.violations,
-    }
+    return rules.penalty(args["ruleset"], args["cards"], args.get("players"))

@@ -20,7 +20,6 @@ from typing import Any
 import marshmallow as ma
 from flask import Flask, Response, current_app, request
 from flask_smorest import Api  # type: ignore[import-untyped]
-from flask_smorest.utils import prepare_response  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from rules import RulesError
@@ -181,23 +180,6 @@ class ProblemApi(Api):  # type: ignore[misc]
         else:
             detail = error.description or HTTPStatus(status).description
         return problem(status, detail, headers=headers)
-
-    def _register_responses(self) -> None:
-        # flask-smorest documents its error responses as application/json; ours are problem
-        # documents, and schemathesis checks the content type against the document. This is
-        # flask-smorest's method with that one change.
-        for status in HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if not (100 <= status < 200) and status not in (204, 304):
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_JSON)
-            self.spec.components.response(status.name, response, lazy=True)
-        default: dict[str, Any] = {
-            "description": "Default error response",
-            "schema": self.ERROR_SCHEMA,
-        }
-        prepare_response(default, self.spec, PROBLEM_JSON)
-        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
 
 
 def _rules_error(error: RulesError) -> Response:

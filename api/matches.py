@@ -97,30 +97,6 @@ class ResultEntrySchema(ma.Schema):
             )
 
 
-#: JSON Schema's way of saying what ``one_outcome`` checks, added to the document by hand
-#: (apispec has no marshmallow spelling for it; see :func:`document`).
-ONE_OUTCOME = [
-    {"required": ["went_out"], "properties": {"went_out": {"enum": [True]}}},
-    {"required": ["points"]},
-    {"required": ["cards"]},
-]
-
-
-def document(spec: Any) -> None:
-    """Register the schemas whose JSON Schema says more than their fields do."""
-    spec.components.schema("ResultEntry", schema=ResultEntrySchema)
-    spec.components.schemas["ResultEntry"]["oneOf"] = ONE_OUTCOME
-
-
-def document_csv(spec: Any) -> None:
-    """Add the spreadsheet form of a sheet beside its JSON (flask-smorest documents one)."""
-    answer = spec._paths[f"{blp.url_prefix}/{{match_id}}"]["get"]["responses"]["200"]
-    answer["content"]["text/csv"] = {
-        "schema": {"type": "string"},
-        "example": "round,contract,dealer,Ann,Bob,Cleo\r\n1,2 sets,Ann,0,35,20\r\n",
-    }
-
-
 class RoundWriteSchema(ma.Schema):
     results = fields.List(
         fields.Nested(ResultEntrySchema),

@@ -10,7 +10,6 @@ well-formed bodies reach the schemas, and a hostile one costs one pass over at m
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
 from http import HTTPStatus
@@ -19,14 +18,6 @@ from typing import Any, TypeVar
 import flask
 import flask_smorest  # type: ignore[import-untyped]
 import marshmallow as ma
-import werkzeug
-from flask.json.provider import DefaultJSONProvider
-from flask_smorest.utils import (  # type: ignore[import-untyped]
-    get_appcontext,
-    resolve_schema_instance,
-    set_status_and_headers_in_response,
-    unpack_tuple_response,
-)
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
@@ -37,9 +28,6 @@ SchemaArg = type[ma.Schema] | ma.Schema | None
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
-
-
-_STRICT_JSON = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def json_depth(value: Any, limit: int) -> int:
@@ -74,83 +62,22 @@ class JSONBodyParser(FlaskParser):
         if not raw.strip():
             raise BadRequest("the request has no body; it must be a JSON object")
         try:
-            # json.loads(raw, parse_constant=_no_constant), less a new decoder per request.
-            body = _STRICT_JSON.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
+            body = json.loads(raw, parse_constant=_no_constant)
         except RecursionError:
             raise BadRequest("the JSON body is nested too deeply") from None
         except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
             raise BadRequest(f"the body is not valid JSON: {error}") from None
         limit = flask.current_app.config["MAX_JSON_DEPTH"]
-        # Only a body with more brackets than the limit can nest deeper: most have a handful,
-        # and counting them runs in C.
-        opened = raw.count(b"[") + raw.count(b"{")
-        if opened > limit and json_depth(body, limit) > limit:
+        if json_depth(body, limit) > limit:
             raise BadRequest(f"the JSON body nests arrays and objects more than {limit} deep")
         return body
-
-    def parse_body(self, schema: ma.Schema) -> Any:
-        """``parse(schema, location="json")``, less the steps it takes for any location.
-
-        The body is read by :meth:`load_json` and loaded by ``schema``, unknown fields refused,
-        and a ``ValidationError`` goes to the error handler keyed by ``"json"`` — as webargs
-        does it, in one call instead of nine per request.
-        """
-        # The request itself: through its proxy, every attribute is a context-variable look-up.
-        request = flask.request._get_current_object()  # type: ignore[attr-defined]
-        try:
-            return schema.load(self.load_json(request, schema), unknown=ma.RAISE)
-        except ma.ValidationError as error:
-            error.messages = {"json": error.messages}
-            handle_error = self.error_callback or self.handle_error
-            handle_error(error, request, schema, error_status_code=None, error_headers=None)
-            raise  # pragma: no cover - the handler aborts
-
-
-def _documentation_only(decorator: Callable[[F], Any]) -> Callable[[F], F]:
-    """A flask-smorest decorator that only documents, without its wrapper at run time.
-
-    ``alt_response`` and ``doc`` wrap the view in a function that calls it, which costs a call
-    and a coroutine test per request and per decorator; the view keeps the documentation the
-    wrapper would have carried instead.
-    """
-
-    def apply(func: F) -> F:
-        func._apidoc = decorator(func)._apidoc  # type: ignore[attr-defined]
-        return func
-
-    return apply
-
-
-_NO_WRAPPING = flask_smorest.Blueprint._prepare_response_content
-
-
-def _jsonify_writes_encode_json(app: flask.Flask) -> bool:
-    """Whether ``flask.jsonify`` writes ``api.fields.encode_json``'s text, and a newline: with
-    Flask's own JSON provider, compact, ASCII-only, keys in their order."""
-    provider = app.json
-    return (
-        type(provider) is DefaultJSONProvider
-        and provider.ensure_ascii
-        and not provider.sort_keys
-        and provider.default is DefaultJSONProvider.default
-        and (provider.compact or (provider.compact is None and not app.debug))
-    )
-
-
-#: What ``arguments`` takes besides the schema that only documents the body.
-_DOCUMENTATION = frozenset(
-    {"location", "content_type", "required", "description", "example", "examples"}
-)
 
 
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     """flask-smorest's blueprint, reading bodies with :class:`JSONBodyParser`.
 
-    Its decorators document a view as flask-smorest's do (the OpenAPI document is theirs), but
-    at run time a view with a JSON body and a response schema is wrapped in two functions —
-    one reads the body, one writes the response — where flask-smorest and webargs would stack
-    a function per decorator. The decorators are re-declared with types, so that views keep
-    theirs under mypy.
+    Its decorators are flask-smorest's own, re-declared with types so that views keep theirs
+    under mypy, and with two that document the errors an operation can answer.
     """
 
     ARGUMENTS_PARSER = JSONBodyParser()
@@ -169,87 +96,23 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         # than the check itself; one instance serves every request.
         if isinstance(schema, type):
             schema = schema()
-        document = super().arguments(schema, **kwargs)
-        if (
-            not isinstance(schema, ma.Schema)
-            or kwargs.get("location", "json") != "json"
-            or not _DOCUMENTATION.issuperset(kwargs)
-        ):
-            return document  # type: ignore[no-any-return]
-        # A JSON body, parsed as webargs' use_args would, less use_args' wrapper and
-        # flask-smorest's around the view: one call instead of three.
-        parse_body = self.ARGUMENTS_PARSER.parse_body
-
-        def decorator(func: F) -> F:
-            @functools.wraps(func)
-            def view(*args: Any, **view_args: Any) -> Any:
-                return func(*args, parse_body(schema), **view_args)
-
-            view._apidoc = document(func)._apidoc  # type: ignore[attr-defined]
-            return view  # type: ignore[return-value]
-
-        return decorator
+        return super().arguments(schema, **kwargs)  # type: ignore[no-any-return]
 
     def response(
         self, status_code: int, schema: SchemaArg = None, **kwargs: Any
     ) -> Callable[[F], F]:
-        instance: ma.Schema | None = resolve_schema_instance(schema)
-        document = super().response(status_code, instance, **kwargs)
-        # A response schema that writes its JSON text directly (api.schemas.ResponseSchema),
-        # where nothing is to wrap the dumped data: flask.jsonify's text, less the dict.
-        dump_json = getattr(instance, "dump_json", None)
-        if type(self)._prepare_response_content is not _NO_WRAPPING:
-            dump_json = None
-
-        def decorator(func: F) -> F:
-            # flask-smorest's wrapper, less a coroutine test per request (views here are
-            # synchronous), and less the calls that would set nothing: no status or headers
-            # returned, or the status code the response already has.
-            @functools.wraps(func)
-            def view(*args: Any, **view_args: Any) -> Any:
-                result = func(*args, **view_args)
-                status = headers = None
-                if type(result) is tuple:
-                    result, status, headers = unpack_tuple_response(result)
-                elif dump_json is not None:
-                    app = flask.current_app._get_current_object()  # type: ignore[attr-defined]
-                    text = dump_json(result) if _jsonify_writes_encode_json(app) else None
-                    if text is not None:
-                        response = app.response_class(text + "\n", mimetype=app.json.mimetype)
-                        if response.status_code != status_code:
-                            response.status_code = status_code
-                        return response
-                if isinstance(result, werkzeug.Response):
-                    if status is not None or headers:
-                        set_status_and_headers_in_response(result, status, headers)
-                    return result
-                dumped = result if instance is None else instance.dump(result)
-                get_appcontext()["result_dump"] = dumped  # what flask-smorest's ETags read
-                response = flask.jsonify(self._prepare_response_content(dumped))
-                if status is not None or headers:
-                    set_status_and_headers_in_response(response, status, headers)
-                if status is None and response.status_code != status_code:
-                    response.status_code = status_code
-                return response
-
-            view._apidoc = document(func)._apidoc  # type: ignore[attr-defined]
-            return view  # type: ignore[return-value]
-
-        return decorator
+        return super().response(status_code, schema, **kwargs)  # type: ignore[no-any-return]
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
-        return _documentation_only(super().alt_response(status_code, **kwargs))
+        return super().alt_response(status_code, **kwargs)  # type: ignore[no-any-return]
 
     def doc(self, **kwargs: Any) -> Callable[[F], F]:
-        return _documentation_only(super().doc(**kwargs))
+        return super().doc(**kwargs)  # type: ignore[no-any-return]
 
     def json_body(self, schema: SchemaArg, *, example: Any) -> Callable[[F], F]:
-        """``@arguments`` for a JSON body, documenting the errors reading a body can answer."""
-
-        def decorator(func: F) -> F:
-            return self.refusals(400, 413, 415)(self.arguments(schema, example=example)(func))
-
-        return decorator
+        """``@arguments`` for a JSON body (:mod:`api.openapi` documents the errors reading a
+        body can answer, for every operation that takes one)."""
+        return self.arguments(schema, example=example)
 
     def refusals(self, *statuses: int) -> Callable[[F], F]:
         """Document the problem documents an operation can answer, by status."""

@@ -9,13 +9,13 @@ from werkzeug.exceptions import NotFound
 from rules import PRESETS
 
 from .parsing import Blueprint
-from .schemas import RulesetDetailSchema, RulesetListSchema
+from .schemas.rulesets import RulesetDetailSchema, RulesetListSchema
 
 blp = Blueprint(
     "rulesets",
     __name__,
     url_prefix="/v1/rulesets",
-    description="The presets: each a way to play, from RULES.md §3.",
+    description="The presets: each a way to play, from docs/rules.md §3.",
 )
 
 _LIVERPOOL = PRESETS["liverpool"].as_dict()
@@ -32,7 +32,7 @@ def list_rulesets() -> dict[str, Any]:
     """List the presets
 
     Every preset's id (to use as `ruleset` in a check), name, family, table size and number
-    of rounds, in the order RULES.md gives them.
+    of rounds, in the order docs/rules.md gives them.
     """
     return {"rulesets": [ruleset.as_dict() for ruleset in PRESETS.values()]}
 

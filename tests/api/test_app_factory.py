@@ -7,6 +7,7 @@ from flask.testing import FlaskClient
 
 from api import create_app
 from api.config import Config, ConfigError, env_bool, env_int
+from api.fastjson import FastJSONProvider
 
 
 def test_config_from_a_mapping() -> None:
@@ -30,6 +31,15 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     app = create_app()
     assert app.config["MAX_CONTENT_LENGTH"] == 4096
     assert app.config["LOG_LEVEL"] == "WARNING"
+
+
+def test_the_fast_path_is_switched_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert isinstance(create_app().json, FastJSONProvider)  # on by default
+    monkeypatch.setenv("FAST_JSON", "off")
+    app = create_app()
+    assert app.config["FAST_JSON"] is False
+    assert not isinstance(app.json, FastJSONProvider)
+    assert isinstance(create_app({"FAST_JSON": True}).json, FastJSONProvider)
 
 
 def test_a_bad_setting_stops_the_app(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,10 +1,9 @@
-"""The checks' fast paths answer exactly what marshmallow answers.
+"""The fast path (``FAST_JSON``, api.fastjson) answers exactly what marshmallow answers.
 
-Request bodies are loaded, and verdicts dumped or written as JSON text, in one pass over
-functions the schemas compile (``RequestSchema``, ``ResponseSchema``), and cards are read and
-written through tables. Here every request of a corpus — valid bodies and broken ones — is
-answered twice, once with the fast paths and once by marshmallow and flask.jsonify alone, and
-the two answers must be the same bytes.
+Request bodies are loaded, and verdicts written as JSON text, in one pass planned from the
+schemas. Here every request of a corpus — valid bodies and broken ones — is answered twice,
+by an app on the fast path and by one with ``FAST_JSON`` off (marshmallow and flask.jsonify
+alone), and the two answers must be the same status, headers and bytes.
 """
 
 from __future__ import annotations
@@ -20,9 +19,10 @@ import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from api.fields import CARD_PATTERN, CARDS, card_texts
-from api.schemas import RequestSchema, ResponseSchema
-from rules import DECK, JOKER, Card
+from api import create_app
+from api.fastjson import FastJSONProvider
+from api.fields import CARD_PATTERN, CardField
+from rules import Card
 
 EXAMPLES: dict[str, dict[str, Any]] = {
     "/v1/checks/meld": {"ruleset": "liverpool", "cards": ["4H", "5H", "JK", "7H"]},
@@ -114,14 +114,30 @@ def _corpus() -> Iterator[tuple[str, dict[str, Any]]]:
         yield "/v1/checks/contract", body
 
 
-def test_answers_are_marshmallows(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def stock_app(database_file: str) -> Iterator[Flask]:
+    """The app with the fast path switched off."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_file, "FAST_JSON": False})
+    yield app
+    app.extensions["database"].dispose()
+
+
+def test_the_switch(app: Flask, stock_app: Flask) -> None:
+    assert app.config["FAST_JSON"] is True  # the default
+    assert isinstance(app.json, FastJSONProvider)
+    assert not isinstance(stock_app.json, FastJSONProvider)
+
+
+def test_answers_are_marshmallows(
+    app: Flask, stock_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     client = app.test_client()
     corpus = list(_corpus())
     fast = [client.post(path, json=body) for path, body in corpus]
     assert {response.status_code for response in fast} == {200, 422}
 
-    # The fast paths are taken for every body of the contract check that loads (a house
-    # ruleset's options are loaded by marshmallow inside them), and every verdict.
+    # The fast path is taken for every body of the contract check that loads (a house
+    # ruleset's options are loaded by marshmallow), and every verdict.
     slow_calls: list[str] = []
     load, dump = ma.Schema.load, ma.Schema.dump
 
@@ -141,15 +157,9 @@ def test_answers_are_marshmallows(app: Flask, monkeypatch: pytest.MonkeyPatch) -
                 assert client.post("/v1/checks/contract", json=body).status_code == 200
         assert slow_calls == []
 
-    _marshmallow_only(monkeypatch)
+    stock = stock_app.test_client()
     for (path, body), answer in zip(corpus, fast, strict=True):
-        assert _same(answer, client.post(path, json=body)), (path, body)
-
-
-def _marshmallow_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(RequestSchema, "load", ma.Schema.load)
-    monkeypatch.setattr(ResponseSchema, "dump", ma.Schema.dump)
-    monkeypatch.setattr(ResponseSchema, "dump_json", lambda self, obj: None)
+        assert _same(answer, stock.post(path, json=body)), (path, body)
 
 
 def _same(answer: TestResponse, expected: TestResponse) -> bool:
@@ -165,34 +175,33 @@ def _same(answer: TestResponse, expected: TestResponse) -> bool:
     [{"compact": False}, {"sort_keys": True}, {"ensure_ascii": False}, {"debug": True}],
     ids=lambda setting: next(iter(setting)),
 )
-def test_json_is_written_directly_only_as_jsonify_writes_it(
-    app: Flask, monkeypatch: pytest.MonkeyPatch, setting: dict[str, bool]
+def test_json_is_written_directly_only_as_flask_writes_it(
+    app: Flask, stock_app: Flask, monkeypatch: pytest.MonkeyPatch, setting: dict[str, bool]
 ) -> None:
-    """Pretty, sorted or unescaped JSON is flask.jsonify's: the verdict is dumped for it."""
+    """Pretty, sorted or unescaped JSON is Flask's: the written text is written its way."""
     for name, value in setting.items():
-        monkeypatch.setattr(app if name == "debug" else app.json, name, value)
-    client = app.test_client()
+        for each in (app, stock_app):
+            monkeypatch.setattr(each if name == "debug" else each.json, name, value)
     corpus = [(path, body) for path, body in _corpus()][::40]
-    fast = [client.post(path, json=body) for path, body in corpus]
-    _marshmallow_only(monkeypatch)
-    for (path, body), answer in zip(corpus, fast, strict=True):
-        assert _same(answer, client.post(path, json=body)), (path, body)
+    fast, stock = app.test_client(), stock_app.test_client()
+    for path, body in corpus:
+        assert _same(fast.post(path, json=body), stock.post(path, json=body)), (path, body)
 
 
-def test_card_table_is_the_pattern() -> None:
-    """CARDS holds every string CARD_PATTERN admits, and no other, each read as Card.parse."""
+def test_a_card_is_exactly_what_the_pattern_admits() -> None:
+    """CardField loads every string CARD_PATTERN admits, as Card.parse reads it, and refuses
+    every other — the document's pattern and the API agree, both ways."""
+    field = CardField()
     pattern = re.compile(CARD_PATTERN)
-    alphabet = sorted(set("".join(CARDS)) | set("01BXx \n\t🃏"))
+    alphabet = sorted(set("23456789AaTtJjQqKkSsHhDdCc♠♥♦♣♤♡♢♧01BXxOoRr \n\t🃏"))
     for length in (1, 2, 3):
         for letters in itertools.product(alphabet, repeat=length):
             text = "".join(letters)
-            assert (text in CARDS) == (pattern.fullmatch(text) is not None), repr(text)
-    for text, card in CARDS.items():
-        assert card == Card.parse(text)
-
-
-def test_card_texts() -> None:
-    loaded = list(CARDS.values())
-    made = [Card(card.rank, card.suit) for card in DECK] + [JOKER]  # not the table's objects
-    for cards in (loaded, made, loaded[:3] + made[:3], []):
-        assert card_texts(cards) == [str(card) for card in cards]
+            if pattern.fullmatch(text):
+                assert field.deserialize(text) == Card.parse(text), repr(text)
+            else:
+                with pytest.raises(ma.ValidationError):
+                    field.deserialize(text)
+    for spelling in ("joker", "JOKER", " 7H", "7H\n", "10 H"):  # the engine reads some of these
+        with pytest.raises(ma.ValidationError, match="not a card"):
+            field.deserialize(spelling)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-
-PROBLEM = "application/problem+json"
 
 
 def analyse(client: FlaskClient, **body: Any) -> Any:
@@ -98,8 +97,7 @@ def test_two_cards_short_needs_no_single_card(client: FlaskClient) -> None:
     ],
 )
 def test_a_malformed_question_is_a_problem_naming_the_field(
-    client: FlaskClient, body: dict[str, Any], field: str
+    client: FlaskClient, problem: Callable[..., dict[str, Any]], body: dict[str, Any], field: str
 ) -> None:
-    answer = client.post("/v1/hands/analysis", json=body)
-    assert answer.status_code == 422 and answer.mimetype == PROBLEM
-    assert field in [error["field"] for error in answer.get_json()["errors"]]
+    document = problem(client.post("/v1/hands/analysis", json=body), 422)
+    assert field in [error["field"] for error in document["errors"]]

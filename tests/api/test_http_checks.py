@@ -1,4 +1,4 @@
-"""The checks over HTTP: each endpoint's verdict, and every violation code API.md lists.
+"""The checks over HTTP: each endpoint's verdict, and every violation code docs/api.md lists.
 
 Each code is produced by a real request and pinned with the meld index and the card the
 violation names; the engine's own tests pin the rules, these pin what reaches the client.
@@ -6,10 +6,14 @@ violation names; the engine's own tests pin the rules, these pin what reaches th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+
+#: The ``verdict`` fixture (tests/api/conftest.py): POST a body, get the 200 verdict.
+Verdict = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 CONTRACT = "/v1/checks/contract"
 MELD = "/v1/checks/meld"
@@ -21,15 +25,6 @@ PENALTY = "/v1/hands/penalty"
 SET_7 = ["7H", "7S", "7D"]
 SET_K = ["KH", "KS", "KD"]
 RUN_4_7 = ["4H", "5H", "6H", "7H"]
-
-
-def verdict(client: FlaskClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = client.post(path, json=body)
-    assert response.status_code == 200, response.get_json()
-    assert response.mimetype == "application/json"
-    data = response.get_json()
-    assert isinstance(data, dict)
-    return data
 
 
 # (code, path, body, meld index, card): one request that breaks exactly that rule.
@@ -245,8 +240,9 @@ def test_violation(
     body: dict[str, Any],
     meld: int | None,
     card: str | None,
+    verdict: Verdict,
 ) -> None:
-    data = verdict(client, path, body)
+    data = verdict(path, body)
     assert data["valid"] is False
     assert [v["code"] for v in data["violations"]] == [code]
     (violation,) = data["violations"]
@@ -255,10 +251,9 @@ def test_violation(
     assert violation["message"]
 
 
-def test_contract_not_down_for_a_swap(client: FlaskClient) -> None:
+def test_contract_not_down_for_a_swap(client: FlaskClient, verdict: Verdict) -> None:
     """Pagat's rule: a joker leaves a run only for a contract laid on an earlier turn."""
     data = verdict(
-        client,
         SWAP,
         {
             "ruleset": "contract-rummy",
@@ -273,8 +268,10 @@ def test_contract_not_down_for_a_swap(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(("code", "body", "seat"), REFUSALS, ids=[r[0] for r in REFUSALS])
-def test_buy_refusal(client: FlaskClient, code: str, body: dict[str, Any], seat: int) -> None:
-    data = verdict(client, BUY, {"round": 1, "seats": 4, "on_turn": 1, **body})
+def test_buy_refusal(
+    client: FlaskClient, code: str, body: dict[str, Any], seat: int, verdict: Verdict
+) -> None:
+    data = verdict(BUY, {"round": 1, "seats": 4, "on_turn": 1, **body})
     assert data == {
         "winner": None,
         "penalty_cards": 0,
@@ -283,9 +280,8 @@ def test_buy_refusal(client: FlaskClient, code: str, body: dict[str, Any], seat:
     assert data["refused"][0]["message"]
 
 
-def test_several_violations_are_reported_together(client: FlaskClient) -> None:
+def test_several_violations_are_reported_together(client: FlaskClient, verdict: Verdict) -> None:
     data = verdict(
-        client,
         CONTRACT,
         {
             "ruleset": "liverpool",
@@ -299,9 +295,8 @@ def test_several_violations_are_reported_together(client: FlaskClient) -> None:
     ]
 
 
-def test_contract_verdict(client: FlaskClient) -> None:
+def test_contract_verdict(client: FlaskClient, verdict: Verdict) -> None:
     data = verdict(
-        client,
         CONTRACT,
         {
             "ruleset": "liverpool",
@@ -334,25 +329,24 @@ def test_contract_verdict(client: FlaskClient) -> None:
     }
 
 
-def test_contract_without_hand_leaves_going_out_open(client: FlaskClient) -> None:
-    data = verdict(client, CONTRACT, {"ruleset": "liverpool", "round": 1, "melds": [SET_7, SET_K]})
+def test_contract_without_hand_leaves_going_out_open(client: FlaskClient, verdict: Verdict) -> None:
+    data = verdict(CONTRACT, {"ruleset": "liverpool", "round": 1, "melds": [SET_7, SET_K]})
     assert data["valid"] is True
     assert data["remaining"] is None
     assert data["goes_out"] is None
 
 
-def test_contract_goes_out_in_a_round_without_discard(client: FlaskClient) -> None:
+def test_contract_goes_out_in_a_round_without_discard(
+    client: FlaskClient, verdict: Verdict
+) -> None:
     run = ["4H", "5H", "6H", "7H", "8H", "9H", "10H"]
-    data = verdict(
-        client, CONTRACT, {"ruleset": "liverpool", "round": 7, "melds": [run], "hand": run}
-    )
+    data = verdict(CONTRACT, {"ruleset": "liverpool", "round": 7, "melds": [run], "hand": run})
     assert (data["valid"], data["goes_out"], data["remaining"]) == (True, True, [])
 
 
-def test_contract_with_declared_types(client: FlaskClient) -> None:
+def test_contract_with_declared_types(client: FlaskClient, verdict: Verdict) -> None:
     """One natural and a wild card read either way; ``types`` settles it."""
     data = verdict(
-        client,
         CONTRACT,
         {
             "ruleset": "progressive",
@@ -364,19 +358,19 @@ def test_contract_with_declared_types(client: FlaskClient) -> None:
     assert [m["type"] for m in data["melds"]] == ["set", "run"]
 
 
-def test_house_ruleset(client: FlaskClient) -> None:
+def test_house_ruleset(client: FlaskClient, verdict: Verdict) -> None:
     """Only three rounds are played: round 3 exists, round 4 does not."""
     house = {"base": "liverpool", "options": {"round_count": 3}}
     melds = [RUN_4_7, ["9S", "10S", "JS", "QS"]]
-    data = verdict(client, CONTRACT, {"ruleset": house, "round": 3, "melds": melds})
+    data = verdict(CONTRACT, {"ruleset": house, "round": 3, "melds": melds})
     assert data["valid"] is True
     response = client.post(CONTRACT, json={"ruleset": house, "round": 4, "melds": melds})
     assert response.status_code == 422
     assert [e["field"] for e in response.get_json()["errors"]] == ["round"]
 
 
-def test_meld(client: FlaskClient) -> None:
-    data = verdict(client, MELD, {"ruleset": "liverpool", "cards": ["7H", "6H", "JK", "4H"]})
+def test_meld(client: FlaskClient, verdict: Verdict) -> None:
+    data = verdict(MELD, {"ruleset": "liverpool", "cards": ["7H", "6H", "JK", "4H"]})
     assert data == {
         "valid": True,
         "meld": {
@@ -390,25 +384,22 @@ def test_meld(client: FlaskClient) -> None:
     }
 
 
-def test_meld_of_a_declared_type(client: FlaskClient) -> None:
-    data = verdict(
-        client, MELD, {"ruleset": "liverpool", "cards": ["7H", "7S", "8D"], "type": "set"}
-    )
+def test_meld_of_a_declared_type(client: FlaskClient, verdict: Verdict) -> None:
+    data = verdict(MELD, {"ruleset": "liverpool", "cards": ["7H", "7S", "8D"], "type": "set"})
     assert data["meld"]["type"] == "set"
     assert [(v["code"], v["card"]) for v in data["violations"]] == [("set_mixed_ranks", "8D")]
 
 
-def test_meld_copies_depend_on_players(client: FlaskClient) -> None:
+def test_meld_copies_depend_on_players(client: FlaskClient, verdict: Verdict) -> None:
     """Unknown table: the most decks; three players play with two."""
     body = {"ruleset": "liverpool", "cards": ["7H", "7H", "7H"]}
-    assert verdict(client, MELD, body)["valid"] is True
-    data = verdict(client, MELD, {**body, "players": 3})
+    assert verdict(MELD, body)["valid"] is True
+    data = verdict(MELD, {**body, "players": 3})
     assert [(v["code"], v["card"]) for v in data["violations"]] == [("too_many_copies", "7H")]
 
 
-def test_layoff(client: FlaskClient) -> None:
+def test_layoff(client: FlaskClient, verdict: Verdict) -> None:
     data = verdict(
-        client,
         LAYOFF,
         {
             "ruleset": "liverpool",
@@ -432,9 +423,8 @@ def test_layoff(client: FlaskClient) -> None:
     }
 
 
-def test_joker_swap(client: FlaskClient) -> None:
+def test_joker_swap(client: FlaskClient, verdict: Verdict) -> None:
     data = verdict(
-        client,
         SWAP,
         {
             "ruleset": "liverpool",
@@ -459,7 +449,7 @@ def test_joker_swap(client: FlaskClient) -> None:
     }
 
 
-def test_joker_swap_names_the_joker_among_several(client: FlaskClient) -> None:
+def test_joker_swap_names_the_joker_among_several(client: FlaskClient, verdict: Verdict) -> None:
     body = {
         "ruleset": "liverpool",
         "round": 2,
@@ -470,13 +460,13 @@ def test_joker_swap_names_the_joker_among_several(client: FlaskClient) -> None:
     response = client.post(SWAP, json=body)
     assert response.status_code == 422
     assert [e["field"] for e in response.get_json()["errors"]] == ["joker"]
-    data = verdict(client, SWAP, {**body, "joker": 2})
+    data = verdict(SWAP, {**body, "joker": 2})
     assert data["valid"] is True
     assert data["meld"]["cards"] == ["4H", "JK", "6H", "7H"]
 
 
-def test_joker_swap_counts_copies_by_the_table(client: FlaskClient) -> None:
-    # RULES §2: at most 2 copies of a card with two decks (liverpool, 3-4 players), 3 with three.
+def test_joker_swap_counts_copies_by_the_table(client: FlaskClient, verdict: Verdict) -> None:
+    # docs/rules.md §2: at most 2 copies of a card with two decks (liverpool, 3-4 players), 3 with three.
     body = {
         "ruleset": "liverpool",
         "round": 2,
@@ -484,8 +474,8 @@ def test_joker_swap_counts_copies_by_the_table(client: FlaskClient) -> None:
         "card": "7H",
         "contract_down": "earlier_turn",
     }
-    assert verdict(client, SWAP, body)["valid"] is True
-    data = verdict(client, SWAP, {**body, "players": 4})
+    assert verdict(SWAP, body)["valid"] is True
+    data = verdict(SWAP, {**body, "players": 4})
     assert data["valid"] is False
     assert [(v["code"], v["card"]) for v in data["violations"]] == [("too_many_copies", "7H")]
     response = client.post(SWAP, json={**body, "players": 9})
@@ -493,9 +483,8 @@ def test_joker_swap_counts_copies_by_the_table(client: FlaskClient) -> None:
     assert [e["field"] for e in response.get_json()["errors"]] == ["players"]
 
 
-def test_buy_goes_to_the_nearest_caller(client: FlaskClient) -> None:
+def test_buy_goes_to_the_nearest_caller(client: FlaskClient, verdict: Verdict) -> None:
     data = verdict(
-        client,
         BUY,
         {
             "ruleset": "liverpool",
@@ -514,10 +503,9 @@ def test_buy_goes_to_the_nearest_caller(client: FlaskClient) -> None:
     ]
 
 
-def test_buy_with_seats_down(client: FlaskClient) -> None:
+def test_buy_with_seats_down(client: FlaskClient, verdict: Verdict) -> None:
     """May I?: a player whose contract is down no longer buys."""
     data = verdict(
-        client,
         BUY,
         {
             "ruleset": "may-i",
@@ -533,11 +521,9 @@ def test_buy_with_seats_down(client: FlaskClient) -> None:
     assert [(r["seat"], r["code"]) for r in data["refused"]] == [(2, "caller_down")]
 
 
-def test_penalty(client: FlaskClient) -> None:
-    # RULES §3.2's worked example: 4 + 8 + Q + joker = 37.
-    data = verdict(
-        client, PENALTY, {"ruleset": "contract-rummy", "cards": ["4s", "8♥", "QD", "jk"]}
-    )
+def test_penalty(client: FlaskClient, verdict: Verdict) -> None:
+    # docs/rules.md §3.2's worked example: 4 + 8 + Q + joker = 37.
+    data = verdict(PENALTY, {"ruleset": "contract-rummy", "cards": ["4s", "8♥", "QD", "jk"]})
     assert data == {
         "total": 37,
         "cards": [
@@ -559,16 +545,16 @@ def test_penalty(client: FlaskClient) -> None:
     ],
 )
 def test_penalty_of_a_hand_no_table_could_deal(
-    client: FlaskClient, body: dict[str, Any], message: str
+    client: FlaskClient, body: dict[str, Any], message: str, verdict: Verdict
 ) -> None:
-    data = verdict(client, PENALTY, body)
+    data = verdict(PENALTY, body)
     assert data["total"] == sum(card["points"] for card in data["cards"])
     [violation] = data["violations"]
     assert violation["code"] == "too_many_copies" and message in violation["message"]
 
 
-def test_penalty_of_an_empty_hand(client: FlaskClient) -> None:
-    assert verdict(client, PENALTY, {"ruleset": "progressive", "cards": []}) == {
+def test_penalty_of_an_empty_hand(client: FlaskClient, verdict: Verdict) -> None:
+    assert verdict(PENALTY, {"ruleset": "progressive", "cards": []}) == {
         "total": 0,
         "cards": [],
         "violations": [],

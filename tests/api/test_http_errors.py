@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,23 +13,11 @@ from werkzeug.test import TestResponse
 
 from api import create_app
 
+#: The ``problem`` fixture (tests/api/conftest.py): the problem document, its members checked.
+Problem = Callable[[TestResponse, int], dict[str, Any]]
+
 CONTRACT = "/v1/checks/contract"
 GOOD = {"ruleset": "liverpool", "round": 1, "melds": [["7H", "7S", "7D"], ["KH", "KS", "KD"]]}
-
-
-def problem(response: TestResponse, status: int) -> dict[str, Any]:
-    """The response's problem document, checked for the RFC 9457 members."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/problem+json"
-    text = response.get_data(as_text=True)
-    assert "<html" not in text.lower()
-    assert "Traceback" not in text
-    body = response.get_json()
-    assert body["type"] == "about:blank"
-    assert body["status"] == status
-    assert isinstance(body["title"], str) and body["title"]
-    assert isinstance(body["detail"], str) and body["detail"]
-    return body  # type: ignore[no-any-return]
 
 
 def fields(body: dict[str, Any]) -> list[str]:
@@ -38,16 +27,16 @@ def fields(body: dict[str, Any]) -> list[str]:
 # --- routing ------------------------------------------------------------------------------
 
 
-def test_unknown_path(client: FlaskClient) -> None:
+def test_unknown_path(client: FlaskClient, problem: Problem) -> None:
     problem(client.get("/v1/nothing-here"), 404)
 
 
-def test_unknown_ruleset_in_the_path(client: FlaskClient) -> None:
+def test_unknown_ruleset_in_the_path(client: FlaskClient, problem: Problem) -> None:
     body = problem(client.get("/v1/rulesets/poker"), 404)
     assert "liverpool" in body["detail"]
 
 
-def test_method_not_allowed(client: FlaskClient) -> None:
+def test_method_not_allowed(client: FlaskClient, problem: Problem) -> None:
     response = client.get(CONTRACT)
     problem(response, 405)
     assert "POST" in response.headers["Allow"]
@@ -65,7 +54,9 @@ def test_method_not_allowed(client: FlaskClient) -> None:
     ],
     ids=["form", "text", "no-content-type"],
 )
-def test_not_declared_json(client: FlaskClient, data: str, content_type: str | None) -> None:
+def test_not_declared_json(
+    client: FlaskClient, data: str, content_type: str | None, problem: Problem
+) -> None:
     headers = {"Content-Type": content_type} if content_type else {}
     problem(client.post(CONTRACT, data=data, headers=headers), 415)
 
@@ -75,22 +66,22 @@ def test_not_declared_json(client: FlaskClient, data: str, content_type: str | N
     [b'{"ruleset": "liverpool",', b"", b"   ", b'{"round": NaN}', b"\xff\xfe\xfa", b"[1] x"],
     ids=["truncated", "empty", "blank", "nan", "not-utf8", "trailing"],
 )
-def test_malformed_json(client: FlaskClient, data: bytes) -> None:
+def test_malformed_json(client: FlaskClient, data: bytes, problem: Problem) -> None:
     problem(client.post(CONTRACT, data=data, content_type="application/json"), 400)
 
 
-def test_too_long(client: FlaskClient) -> None:
+def test_too_long(client: FlaskClient, problem: Problem) -> None:
     hand = ["7H"] * 60_000  # ~360 KiB of JSON
     body = problem(client.post(CONTRACT, json={**GOOD, "hand": hand}), 413)
     assert str(256 * 1024) in body["detail"]
 
 
-def test_body_limit_is_a_setting() -> None:
+def test_body_limit_is_a_setting(problem: Problem) -> None:
     client = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": 2048}).test_client()
     problem(client.post(CONTRACT, json={**GOOD, "hand": ["7H"] * 500}), 413)
 
 
-def test_nested_past_python_recursion(client: FlaskClient) -> None:
+def test_nested_past_python_recursion(client: FlaskClient, problem: Problem) -> None:
     """Python's json raises RecursionError here: it must be a 400, not a 500."""
     depth = 100_000
     data = "[" * depth + "]" * depth
@@ -98,7 +89,7 @@ def test_nested_past_python_recursion(client: FlaskClient) -> None:
     assert "nested" in body["detail"]
 
 
-def test_nested_past_the_depth_limit(client: FlaskClient) -> None:
+def test_nested_past_the_depth_limit(client: FlaskClient, problem: Problem) -> None:
     deep: Any = 1
     for _ in range(40):
         deep = {"x": deep}
@@ -110,28 +101,28 @@ def test_nested_past_the_depth_limit(client: FlaskClient) -> None:
 # --- well-formed bodies with wrong fields: 422, each field named ---------------------------
 
 
-def test_body_not_an_object(client: FlaskClient) -> None:
+def test_body_not_an_object(client: FlaskClient, problem: Problem) -> None:
     body = problem(client.post(CONTRACT, json=[GOOD]), 422)
     assert fields(body) == [""]
 
 
-def test_missing_fields(client: FlaskClient) -> None:
+def test_missing_fields(client: FlaskClient, problem: Problem) -> None:
     body = problem(client.post(CONTRACT, json={}), 422)
     assert sorted(fields(body)) == ["melds", "round", "ruleset"]
 
 
-def test_unknown_field(client: FlaskClient) -> None:
+def test_unknown_field(client: FlaskClient, problem: Problem) -> None:
     body = problem(client.post(CONTRACT, json={**GOOD, "rounds": 2}), 422)
     assert fields(body) == ["rounds"]
 
 
-def test_unknown_ruleset(client: FlaskClient) -> None:
+def test_unknown_ruleset(client: FlaskClient, problem: Problem) -> None:
     body = problem(client.post(CONTRACT, json={**GOOD, "ruleset": "poker"}), 422)
     assert fields(body) == ["ruleset"]
     assert "liverpool" in body["errors"][0]["message"]
 
 
-def test_bad_card(client: FlaskClient) -> None:
+def test_bad_card(client: FlaskClient, problem: Problem) -> None:
     melds = [["7H", "7S", "7D"], ["KH", "ZZ", "KD"]]
     body = problem(client.post(CONTRACT, json={**GOOD, "melds": melds}), 422)
     assert body["errors"] == [{"field": "melds.1.1", "message": "not a card: 'ZZ'"}]
@@ -139,19 +130,19 @@ def test_bad_card(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize("card", ["7H\n", " 7H", "JOKER", "1H", "11H", "7X", "", 7])
-def test_card_outside_the_notation(client: FlaskClient, card: object) -> None:
+def test_card_outside_the_notation(client: FlaskClient, card: object, problem: Problem) -> None:
     body = problem(
         client.post("/v1/hands/penalty", json={"ruleset": "liverpool", "cards": [card]}), 422
     )
     assert fields(body) == ["cards.0"]
 
 
-def test_unknown_round(client: FlaskClient) -> None:
+def test_unknown_round(client: FlaskClient, problem: Problem) -> None:
     body = problem(client.post(CONTRACT, json={**GOOD, "round": 8}), 422)
     assert body["errors"] == [{"field": "round", "message": "'liverpool' has rounds 1 to 7, not 8"}]
 
 
-def test_round_outside_every_ruleset(client: FlaskClient) -> None:
+def test_round_outside_every_ruleset(client: FlaskClient, problem: Problem) -> None:
     body = problem(client.post(CONTRACT, json={**GOOD, "round": 0}), 422)
     assert fields(body) == ["round"]
 
@@ -179,25 +170,27 @@ def test_round_outside_every_ruleset(client: FlaskClient) -> None:
         "missing",
     ],
 )
-def test_bad_option(client: FlaskClient, options: dict[str, Any], field: str) -> None:
+def test_bad_option(
+    client: FlaskClient, options: dict[str, Any], field: str, problem: Problem
+) -> None:
     ruleset = {"base": "liverpool", "options": options}
     body = problem(client.post(CONTRACT, json={**GOOD, "ruleset": ruleset}), 422)
     assert fields(body) == [field]
 
 
-def test_house_ruleset_needs_a_base(client: FlaskClient) -> None:
+def test_house_ruleset_needs_a_base(client: FlaskClient, problem: Problem) -> None:
     body = problem(client.post(CONTRACT, json={**GOOD, "ruleset": {"options": {}}}), 422)
     assert fields(body) == ["ruleset.base"]
 
 
-def test_every_invalid_field_is_named(client: FlaskClient) -> None:
+def test_every_invalid_field_is_named(client: FlaskClient, problem: Problem) -> None:
     request = {"ruleset": 5, "round": "two", "melds": [["7H", "QQ"]], "players": 40}
     body = problem(client.post(CONTRACT, json=request), 422)
     assert sorted(fields(body)) == ["melds.0.1", "players", "round", "ruleset"]
     assert "(and 3 more)" in body["detail"]
 
 
-def test_list_bounds(client: FlaskClient) -> None:
+def test_list_bounds(client: FlaskClient, problem: Problem) -> None:
     melds = [["7H", "7S", "7D"]] * 13
     body = problem(client.post(CONTRACT, json={**GOOD, "melds": melds}), 422)
     assert fields(body) == ["melds"]
@@ -208,7 +201,7 @@ def test_list_bounds(client: FlaskClient) -> None:
 # --- questions the engine calls malformed: 422 with the engine's field ---------------------
 
 
-def test_players_outside_the_ruleset(client: FlaskClient) -> None:
+def test_players_outside_the_ruleset(client: FlaskClient, problem: Problem) -> None:
     request = {**GOOD, "ruleset": "contract-rummy", "players": 7}
     body = problem(client.post(CONTRACT, json=request), 422)
     assert fields(body) == ["players"]
@@ -227,7 +220,7 @@ def test_players_outside_the_ruleset(client: FlaskClient) -> None:
     ],
     ids=["seats", "on-turn-calls", "twice", "off-table", "buys-off-table", "not-a-seat", "prev"],
 )
-def test_bad_buy(client: FlaskClient, change: dict[str, Any], field: str) -> None:
+def test_bad_buy(client: FlaskClient, change: dict[str, Any], field: str, problem: Problem) -> None:
     request = {
         "ruleset": "contract-rummy",
         "round": 1,
@@ -241,7 +234,7 @@ def test_bad_buy(client: FlaskClient, change: dict[str, Any], field: str) -> Non
     assert fields(body) == [field]
 
 
-def test_joker_position_outside_the_meld(client: FlaskClient) -> None:
+def test_joker_position_outside_the_meld(client: FlaskClient, problem: Problem) -> None:
     request = {
         "ruleset": "liverpool",
         "round": 1,
@@ -268,7 +261,9 @@ def broken_app() -> Flask:
     return app
 
 
-def test_unexpected_error(broken_app: Flask, caplog: pytest.LogCaptureFixture) -> None:
+def test_unexpected_error(
+    broken_app: Flask, caplog: pytest.LogCaptureFixture, problem: Problem
+) -> None:
     with caplog.at_level(logging.ERROR):
         response = broken_app.test_client().get("/broken")
     body = problem(response, 500)

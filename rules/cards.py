@@ -136,7 +136,7 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Read a card in the notation of RULES §2; raise :class:`CardNotationError` if it is not one."""
+        """Read a card in the notation of docs/rules.md §2; raise :class:`CardNotationError` if it is not one."""
         if not isinstance(text, str):
             raise CardNotationError(f"not a card: {text!r}")
         return _parse(text)

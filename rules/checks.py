@@ -61,7 +61,7 @@ def check_contract(
     players: int | None = None,
     types: Sequence[MeldType | None] | None = None,
 ) -> ContractVerdict:
-    """Check a proposed contract (RULES §3, §4): the melds, and the hand they come from."""
+    """Check a proposed contract (docs/rules.md §3, §4): the melds, and the hand they come from."""
     spec = ruleset.round(round_number)
     table = ruleset.table(players)
     readings = _assign_types(ruleset, spec.contract, melds, types)
@@ -221,7 +221,7 @@ def _check_sizes(
 def _check_run_spacing(
     ruleset: Ruleset, readings: list[Meld], runs: list[int]
 ) -> Iterable[Violation]:
-    """Two runs of one suit in one contract: RULES §3.2 (no touching) and May I's gap."""
+    """Two runs of one suit in one contract: docs/rules.md §3.2 (no touching) and May I's gap."""
     if ruleset.runs_may_touch and not ruleset.same_suit_run_gap:
         return
     placed = [
@@ -302,7 +302,7 @@ def require_possible_hand(
 
 
 def copies_beyond(counts: Mapping[Card, int], table: TableSize) -> list[Violation]:
-    """``too_many_copies`` for each card counted more often than the table holds it (RULES §2:
+    """``too_many_copies`` for each card counted more often than the table holds it (docs/rules.md §2:
     once per deck in play; jokers, as many as the table has), in the order of ``counts``."""
     if max(counts.values(), default=0) <= min(table.decks, table.jokers):  # usual, counted in C
         return []
@@ -386,7 +386,7 @@ def check_layoff(
     players: int | None = None,
     meld_type: MeldType | None = None,
 ) -> LayoffVerdict:
-    """Add ``cards`` from hand to a meld on the table (RULES §3: lay-offs)."""
+    """Add ``cards`` from hand to a meld on the table (docs/rules.md §3: lay-offs)."""
     spec = ruleset.round(round_number)
     if not cards:
         raise MoveError("a lay-off adds at least one card", field="cards")
@@ -482,7 +482,7 @@ def _add_to_run(
             )
         ]
     # Spare wild cards go to the named end; unnamed, to the high end unless that is an ace
-    # (RULES §2), and to the other end when a run has no room left on that side. A run spans
+    # (docs/rules.md §2), and to the other end when a run has no room left on that side. A run spans
     # at most 13 ranks: an ace never sits at both ends.
     room_high = max(0, min(highest, new_low + 12) - new_high)
     room_low = max(0, new_low - max(lowest, new_high - 12))
@@ -667,7 +667,7 @@ def check_buy(
     previous_buyer: int | None = None,
     down: Iterable[int] = (),
 ) -> BuyVerdict:
-    """Who gets the discard when ``callers`` ask to buy it (RULES §3, buying)."""
+    """Who gets the discard when ``callers`` ask to buy it (docs/rules.md §3, buying)."""
     ruleset.round(round_number)
     ruleset.table(seats)
     buys_used = buys_used or {}
@@ -744,7 +744,7 @@ def penalty(ruleset: Ruleset, cards: Sequence[Card], players: int | None = None)
     """What the cards left in a hand cost at the end of a round.
 
     A hand no table could deal (more copies of a card, or more jokers, than the decks of the
-    table hold: RULES §2) is still counted, card by card, and says why it cannot exist.
+    table hold: docs/rules.md §2) is still counted, card by card, and says why it cannot exist.
     """
     scored = tuple((card, ruleset.points(card)) for card in cards)
     impossible = copies_beyond(count_cards(cards), ruleset.table(players))

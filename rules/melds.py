@@ -1,6 +1,6 @@
 """Reading one meld: is it a set or a run, and what does every wild card stand for?
 
-RULES §2: a run is read in the order its cards lie on the table, low to high unless its
+docs/rules.md §2: a run is read in the order its cards lie on the table, low to high unless its
 naturals descend; a wild card stands for the card its position requires. A set is read in any
 order, and a wild card in it stands for "a card of the set's rank". The reading is the basis of
 every check: the contract check reads each meld, a lay-off re-reads the meld it makes, a joker

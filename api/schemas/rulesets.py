@@ -8,7 +8,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from rules import MAX_SEATS, PARAMETERS, PRESETS
+from rules import MAX_SEATS, PARAMETERS, PRESETS, parameters
 
 from ..fields import RANK_PATTERN, RulesetField, StrictBoolean, integer
 from .common import MAX_ROUND, ContractSchema
@@ -41,40 +41,39 @@ def _option_field(name: str) -> fields.Field[Any]:
     their shape here and their values are checked by the engine, which names the option.
     """
     parameter = PARAMETERS[name]
-    kind = parameter.kind
     meta = {"description": parameter.description}
-    if kind in ("bool", "exact_minimum"):
+    if isinstance(parameter, parameters.Flag):
         return StrictBoolean(metadata=meta)
-    if kind in ("int", "optional_int"):
+    if isinstance(parameter, parameters.RoundCount | parameters.HandSize | parameters.Jokers):
+        return integer(validate=validate.Range(min=0), metadata=meta)
+    if isinstance(parameter, parameters.Number):
         return integer(
             validate=validate.Range(parameter.low, parameter.high),
-            allow_none=kind == "optional_int",
+            allow_none=parameter.nullable,
             metadata=meta,
         )
-    if kind in ("round_count", "hand_size", "jokers"):
-        return integer(validate=validate.Range(min=0), metadata=meta)
-    if kind == "choice":
+    if isinstance(parameter, parameters.Choice):
         return fields.String(validate=validate.OneOf(parameter.choices), metadata=meta)
-    if kind == "ranks":
+    if isinstance(parameter, parameters.Ranks):
         return fields.List(
             fields.String(validate=validate.Regexp(RANK_PATTERN)),
             validate=validate.Length(max=13),
             metadata=meta,
         )
-    if kind == "points":
+    if isinstance(parameter, parameters.Points):
         return fields.Dict(
             keys=fields.String(validate=validate.Length(min=1, max=5)),
             values=integer(validate=validate.Range(min=0)),
             validate=validate.Length(max=14),
             metadata={**meta, "description": 'Points by rank and "JK", like {"JK": 25}.'},
         )
-    if kind == "rounds":
+    if isinstance(parameter, parameters.Rounds):
         return fields.List(
             fields.Nested(RoundOptionSchema),
             validate=validate.Length(min=1, max=MAX_ROUND),
             metadata=meta,
         )
-    if kind == "tables":
+    if isinstance(parameter, parameters.Tables):
         return fields.List(
             fields.Nested(TableOptionSchema),
             validate=validate.Length(min=1, max=MAX_SEATS),

@@ -188,10 +188,12 @@ class Points(Parameter):
         changes.update(rank_points=tuple(ranks), joker_points=joker, wild_rank_points=wild)
 
     def value_schema(self) -> dict[str, Any]:
+        # The canonical spellings; the engine also reads "t", "q" or "joker" for them.
+        keys = [*(rank.symbol for rank in Rank), "JK"]
         return {
             "type": "object",
-            "additionalProperties": _CARD_POINTS.value_schema(),
-            "maxProperties": len(Rank) + 1,
+            "properties": {key: _CARD_POINTS.value_schema() for key in keys},
+            "additionalProperties": False,
         }
 
 

@@ -227,7 +227,10 @@ _PLAYERS = Stored(
     lambda ruleset: {"min": ruleset.min_players, "max": ruleset.max_players},
     lambda value: {"min_players": value["min"], "max_players": value["max"]},
 )
-_ROUND_COUNT = Stored("round_count", lambda ruleset: ruleset.round_count, lambda value: {})
+# Written for a reader of the stored form; read back from the rounds themselves.
+_ROUND_COUNT = Stored(
+    "round_count", lambda ruleset: ruleset.round_count, lambda value: {}, missing=0
+)
 _ROUNDS = Stored(
     "rounds",
     lambda ruleset: [round_as_dict(spec) for spec in ruleset.rounds],

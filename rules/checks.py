@@ -27,7 +27,6 @@ from rules.melds import (
     suit_name,
 )
 from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset, TableSize
-from rules.values import quick_init
 from rules.violations import Violation
 
 _READERS = {"set": read_set, "run": read_run}
@@ -36,7 +35,6 @@ _READERS = {"set": read_set, "run": read_run}
 # --- the contract ---------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ContractVerdict:
     valid: bool
@@ -347,7 +345,6 @@ def _with(meld: Meld, violations: Iterable[Violation]) -> Meld:
 # --- lay-offs -------------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class LayoffVerdict:
     valid: bool
@@ -541,7 +538,6 @@ def _place(rank: Rank, low: int, high: int, lowest: int, highest: int) -> int | 
 # --- joker swaps -----------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class SwapVerdict:
     valid: bool
@@ -642,14 +638,12 @@ def check_joker_swap(
 # --- buying ----------------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Refusal:
     seat: int
     violation: Violation
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class BuyVerdict:
     winner: int | None
@@ -731,7 +725,6 @@ def check_buy(
 # --- penalties -------------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Penalty:
     total: int

@@ -17,7 +17,6 @@ from typing import TypeVar
 
 from rules.cards import Card, Rank, Suit
 from rules.ruleset import MeldType, Ruleset
-from rules.values import quick_init
 from rules.violations import Violation
 
 LOW_ACE, HIGH_ACE = 1, 14
@@ -49,7 +48,6 @@ def _majority(items: Sequence[_T]) -> _T:
     return max(items, key=items.count)
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Wild:
     """A wild card of a meld: its index in table order and what it stands for."""
@@ -59,7 +57,6 @@ class Wild:
     stands_for: str
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A meld as the referee reads it, legal or not."""
@@ -167,13 +164,12 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         if reason:
             violations.append(Violation("too_many_wilds", {"type": "set", "detail": reason}))
     stands_for = rank.symbol if rank is not None else "?"
-    # Positional, and lists rather than generators: the cheapest way to make these values.
     return Meld(
-        "set",
-        tuple(cards),
-        tuple([Wild(index, stands_for) for index in wild_at]) if wild_at else (),
-        tuple(violations),
-        rank,
+        type="set",
+        cards=tuple(cards),
+        wilds=tuple(Wild(index, stands_for) for index in wild_at),
+        violations=tuple(violations),
+        rank=rank,
     )
 
 
@@ -283,20 +279,19 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         start, step, low, high = reading
         names = _CARD_AT[suit]
         return Meld(
-            "run",
-            tuple(cards),
-            tuple([Wild(i, names[start + step * i]) for i in wild_at]) if wild_at else (),
-            tuple(violations),
-            None,
-            suit,
-            low,
-            high,
-            step < 0,
+            type="run",
+            cards=tuple(cards),
+            wilds=tuple(Wild(index, names[start + step * index]) for index in wild_at),
+            violations=tuple(violations),
+            suit=suit,
+            low=low,
+            high=high,
+            descending=step < 0,
         )
     return Meld(
         type="run",
         cards=tuple(cards),
-        wilds=tuple(Wild(i, "?") for i in wild_at),
+        wilds=tuple(Wild(index, "?") for index in wild_at),
         violations=tuple(violations),
         suit=suit,
     )

@@ -1,4 +1,4 @@
-"""Card notation (RULES §2): canonical form, lenient parsing, round trips, quoted errors."""
+"""Card notation (docs/rules.md §2): canonical form, lenient parsing, round trips, quoted errors."""
 
 from __future__ import annotations
 
@@ -7,16 +7,13 @@ import pickle
 from collections import Counter
 
 import pytest
+from conftest import C
 
 import rules
 from rules import Card, Rank, Suit
 
 
-def C(text: str) -> tuple[Card, ...]:
-    return rules.parse_cards(text.split())
-
-
-# RULES §2: "Ranks A 2 3 … 10 J Q K, suits S H D C; a card is rank then suit: 10H, QS, AD.
+# docs/rules.md §2: "Ranks A 2 3 … 10 J Q K, suits S H D C; a card is rank then suit: 10H, QS, AD.
 # A joker is JK. Parsing is case-insensitive, accepts T for ten and the suit symbols ♠ ♥ ♦ ♣;
 # output is always the canonical form above."
 @pytest.mark.parametrize(
@@ -53,7 +50,7 @@ def test_parse_gives_the_canonical_form(text: str, canonical: str) -> None:
 
 
 def test_every_rank_and_suit_spelled_as_rules_section_2_has_it() -> None:
-    # RULES §2: "Ranks A 2 3 … 10 J Q K, suits S H D C"
+    # docs/rules.md §2: "Ranks A 2 3 … 10 J Q K, suits S H D C"
     ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
     suits = "S H D C".split()
     assert [rank.symbol for rank in Rank] == ranks
@@ -99,7 +96,7 @@ def test_parsed_card_has_rank_and_suit() -> None:
 
 
 def test_cards_are_values_usable_in_counters_and_sets() -> None:
-    # RULES §2: "The same card may appear once per deck in play" -- so copies must count.
+    # docs/rules.md §2: "The same card may appear once per deck in play" -- so copies must count.
     counted = Counter(C("9S 9s 9♠ 10H TH JK jk"))
     assert counted[Card.parse("9S")] == 3
     assert counted[Card.parse("10H")] == 2

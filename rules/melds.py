@@ -29,18 +29,11 @@ def suit_name(suit: Suit | None) -> str:
 
 
 _RANK_AT: tuple[Rank, ...] = (Rank.KING, *Rank, Rank.ACE)  # index 0 is never a run value
-#: An enum member looked up on its class costs a Python-level descriptor call in 3.11; the
-#: readers below test every natural card against the ace.
-_ACE = Rank.ACE
 
 
 def rank_of(value: int) -> Rank:
     """The rank at a run value (14 is the high ace)."""
     return _RANK_AT[value]
-
-
-# "6H" for every run value and suit, so reading a wild card builds no Card.
-_CARD_AT = {suit: tuple(rank.symbol + suit.value for rank in _RANK_AT) for suit in Suit}
 
 
 def _majority(items: Sequence[_T]) -> _T:
@@ -189,7 +182,7 @@ _Reading = tuple[int, int]
 def _readings(naturals: list[tuple[int, Rank]], ace_values: tuple[int, ...]) -> list[_Reading]:
     """Every way the naturals' positions fit one run, for each value the ace may take."""
     for _, rank in naturals:
-        if rank is _ACE:
+        if rank == LOW_ACE:  # a rank is its value with the ace low
             break
     else:
         # Without a natural ace its value changes nothing: one reading or none. (A rank is an
@@ -205,7 +198,7 @@ def _readings(naturals: list[tuple[int, Rank]], ace_values: tuple[int, ...]) -> 
         return [(start, step)]
     found = []
     for ace in ace_values:
-        values = [(i, ace if r is _ACE else int(r)) for i, r in naturals]
+        values = [(i, ace if r == LOW_ACE else int(r)) for i, r in naturals]
         step = -1 if len(values) >= 2 and values[1][1] < values[0][1] else 1
         start = values[0][1] - step * values[0][0]
         if all(v == start + step * i for i, v in values):
@@ -259,7 +252,7 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
                 and not (
                     dead
                     and any(
-                        low <= int(rank) <= high or (rank is _ACE and high == HIGH_ACE)
+                        low <= int(rank) <= high or (rank == LOW_ACE and high == HIGH_ACE)
                         for rank in dead
                     )
                 )
@@ -277,11 +270,12 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
 
     if reading is not None and suit is not None:
         start, step, low, high = reading
-        names = _CARD_AT[suit]
         return Meld(
             type="run",
             cards=tuple(cards),
-            wilds=tuple(Wild(index, names[start + step * index]) for index in wild_at),
+            wilds=tuple(
+                Wild(index, Card(rank_of(start + step * index), suit).text) for index in wild_at
+            ),
             violations=tuple(violations),
             suit=suit,
             low=low,

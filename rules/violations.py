@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-
 #: English message templates, by violation code. The placeholders are the violation's params.
 MESSAGES: Mapping[str, str] = MappingProxyType(
     {

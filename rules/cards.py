@@ -50,10 +50,8 @@ class Rank(enum.IntEnum):
 
 
 class Suit(enum.StrEnum):
-    """A card suit, written by its initial.
-
-    A ``str`` mix-in so that suits hash in C: cards are counted in Counters on every check.
-    """
+    """A card suit, written by its initial: a suit *is* that letter (``Suit.HEARTS == "H"``),
+    so it reads from and writes to the notation as it is."""
 
     SPADES = "S"
     HEARTS = "H"

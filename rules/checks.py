@@ -432,34 +432,7 @@ def _add_to_run(
     lowest = LOW_ACE if ruleset.ace_low else 2
     highest = HIGH_ACE if ruleset.ace_high else 13
     dead = set() if ruleset.wild_rank_in_melds else set(ruleset.wild_ranks)
-    violations: list[Violation] = []
-    below: dict[int, Card] = {}
-    above: dict[int, Card] = {}
-    wilds: list[Card] = []
-    for card in cards:
-        if ruleset.is_wild(card):
-            wilds.append(card)
-            continue
-        if card.suit is not suit:
-            violations.append(
-                Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
-            )
-            continue
-        value = _place(card.rank, low, high, lowest, highest)  # type: ignore[arg-type]
-        if value is None or value in below or value in above:
-            violations.append(
-                Violation(
-                    "run_not_consecutive",
-                    {
-                        "detail": f"{card} has no free place at either end of {table_meld.span_text()}"
-                    },
-                    card=str(card),
-                )
-            )
-        elif value < low:
-            below[value] = card
-        else:
-            above[value] = card
+    below, above, wilds, violations = _place_naturals(ruleset, table_meld, cards)
     if violations:
         return (*table_meld.cards, *cards), violations
     new_low = min(below, default=low)
@@ -479,8 +452,8 @@ def _add_to_run(
             )
         ]
     # Spare wild cards go to the named end; unnamed, to the high end unless that is an ace
-    # (docs/rules.md §2), and to the other end when a run has no room left on that side. A run spans
-    # at most 13 ranks: an ace never sits at both ends.
+    # (docs/rules.md §2), and to the other end when a run has no room left on that side. A run
+    # spans at most 13 ranks: an ace never sits at both ends.
     room_high = max(0, min(highest, new_low + 12) - new_high)
     room_low = max(0, new_low - max(lowest, new_high - 12))
     side = end or ("low" if new_high >= HIGH_ACE or room_high <= 0 else "high")
@@ -517,6 +490,47 @@ def _add_to_run(
     if table_meld.descending:
         ordered.reverse()
     return tuple(ordered), []
+
+
+def _place_naturals(
+    ruleset: Ruleset, table_meld: Meld, cards: Sequence[Card]
+) -> tuple[dict[int, Card], dict[int, Card], list[Card], list[Violation]]:
+    """The naturals laid off below and above a run, by value, the wild cards, and why a
+    natural fits at neither end (another suit, no free place)."""
+    assert table_meld.low is not None and table_meld.high is not None
+    low, high, suit = table_meld.low, table_meld.high, table_meld.suit
+    lowest = LOW_ACE if ruleset.ace_low else 2
+    highest = HIGH_ACE if ruleset.ace_high else 13
+    violations: list[Violation] = []
+    below: dict[int, Card] = {}
+    above: dict[int, Card] = {}
+    wilds: list[Card] = []
+    for card in cards:
+        if ruleset.is_wild(card):
+            wilds.append(card)
+            continue
+        if card.suit is not suit:
+            violations.append(
+                Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
+            )
+            continue
+        value = _place(card.rank, low, high, lowest, highest)  # type: ignore[arg-type]
+        if value is None or value in below or value in above:
+            violations.append(
+                Violation(
+                    "run_not_consecutive",
+                    {
+                        "detail": f"{card} has no free place at either end of"
+                        f" {table_meld.span_text()}"
+                    },
+                    card=str(card),
+                )
+            )
+        elif value < low:
+            below[value] = card
+        else:
+            above[value] = card
+    return below, above, wilds, violations
 
 
 def _ascending(meld: Meld) -> tuple[Card, ...]:
@@ -566,16 +580,7 @@ def check_joker_swap(
             f"contract_down must be one of {CONTRACT_DOWN}, not {contract_down!r}",
             field="contract_down",
         )
-    wild_at = [i for i, c in enumerate(meld) if ruleset.is_wild(c)]
-    if joker is None:
-        if len(wild_at) > 1:
-            raise MoveError(
-                f"the meld holds {len(wild_at)} wild cards (at {wild_at}); say which with 'joker'",
-                field="joker",
-            )
-        joker = wild_at[0] if wild_at else 0
-    if not 0 <= joker < len(meld):
-        raise MoveError(f"the meld has positions 0 to {len(meld) - 1}, not {joker}", field="joker")
+    joker = _swapped_position(ruleset, meld, joker)
     obligation: Obligation = ruleset.freed_joker
     table_meld = read_meld(meld, ruleset, meld_type)
     violations: list[Violation] = []
@@ -593,34 +598,7 @@ def check_joker_swap(
         violations.append(Violation("no_wild_there", {"index": joker}, card=str(taken)))
         return SwapVerdict(False, table_meld, None, obligation, tuple(violations))
     if ruleset.swaps:
-        if table_meld.type == "set" and not ruleset.swap_from_sets:
-            violations.append(
-                Violation("joker_locked", {"detail": "a joker in a set is locked"}, card=str(taken))
-            )
-        if table_meld.type == "run" and not ruleset.swap_from_runs:
-            violations.append(
-                Violation("joker_locked", {"detail": "a joker in a run is locked"}, card=str(taken))
-            )
-        if ruleset.swap_jokers_only and not taken.is_joker:
-            violations.append(
-                Violation(
-                    "joker_locked",
-                    {"detail": f"only jokers may be taken; {taken} stays where it lies"},
-                    card=str(taken),
-                )
-            )
-        if ruleset.swap_timing == "earlier_turn" and contract_down != "earlier_turn":
-            violations.append(
-                Violation(
-                    "contract_not_down",
-                    {
-                        "detail": "a joker may be swapped only once one's contract was laid on an"
-                        " earlier turn"
-                    },
-                )
-            )
-        elif ruleset.swap_timing == "not_down" and contract_down != "no":
-            violations.append(Violation("swap_after_contract"))
+        violations.extend(_swap_limits(ruleset, table_meld, taken, contract_down))
     fits = (
         card.rank == table_meld.rank if table_meld.type == "set" else str(card) == wild.stands_for
     )
@@ -633,6 +611,58 @@ def check_joker_swap(
     # The natural comes from the hand: with it, the meld may hold more copies than the decks.
     violations.extend(copies_beyond(count_cards(swapped), ruleset.table(players)))
     return SwapVerdict(not violations, result, taken, obligation, tuple(violations))
+
+
+def _swapped_position(ruleset: Ruleset, meld: Sequence[Card], joker: int | None) -> int:
+    """The position of the wild card to take: the one given, or the meld's only wild card."""
+    wild_at = [i for i, c in enumerate(meld) if ruleset.is_wild(c)]
+    if joker is None:
+        if len(wild_at) > 1:
+            raise MoveError(
+                f"the meld holds {len(wild_at)} wild cards (at {wild_at}); say which with 'joker'",
+                field="joker",
+            )
+        joker = wild_at[0] if wild_at else 0
+    if not 0 <= joker < len(meld):
+        raise MoveError(f"the meld has positions 0 to {len(meld) - 1}, not {joker}", field="joker")
+    return joker
+
+
+def _swap_limits(
+    ruleset: Ruleset, table_meld: Meld, taken: Card, contract_down: ContractDown
+) -> list[Violation]:
+    """Why a ruleset that has joker swaps forbids this one: where the wild card lies, what it
+    is, and whether the swapper's contract is down."""
+    violations: list[Violation] = []
+    if table_meld.type == "set" and not ruleset.swap_from_sets:
+        violations.append(
+            Violation("joker_locked", {"detail": "a joker in a set is locked"}, card=str(taken))
+        )
+    if table_meld.type == "run" and not ruleset.swap_from_runs:
+        violations.append(
+            Violation("joker_locked", {"detail": "a joker in a run is locked"}, card=str(taken))
+        )
+    if ruleset.swap_jokers_only and not taken.is_joker:
+        violations.append(
+            Violation(
+                "joker_locked",
+                {"detail": f"only jokers may be taken; {taken} stays where it lies"},
+                card=str(taken),
+            )
+        )
+    if ruleset.swap_timing == "earlier_turn" and contract_down != "earlier_turn":
+        violations.append(
+            Violation(
+                "contract_not_down",
+                {
+                    "detail": "a joker may be swapped only once one's contract was laid on an"
+                    " earlier turn"
+                },
+            )
+        )
+    elif ruleset.swap_timing == "not_down" and contract_down != "no":
+        violations.append(Violation("swap_after_contract"))
+    return violations
 
 
 # --- buying ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.cards import Rank
-from rules.choices import MAX_SEATS
+from rules.choices import MAX_SEATS, MELD_TYPES
 from rules.errors import RulesetError
 
 if TYPE_CHECKING:
@@ -192,6 +192,7 @@ class Points(Parameter):
         keys = [*(rank.symbol for rank in Rank), "JK"]
         return {
             "type": "object",
+            "title": "Points",
             "properties": {key: _CARD_POINTS.value_schema() for key in keys},
             "additionalProperties": False,
         }
@@ -231,7 +232,7 @@ class Tables(FieldValue):
     def value_schema(self) -> dict[str, Any]:
         return {
             "type": "array",
-            "items": _object_schema(_TABLE_SIZE, required=[number.name for number in _TABLE_SIZE]),
+            "items": table_size_schema(),
             "minItems": 1,
             "maxItems": MAX_SEATS,
         }
@@ -310,7 +311,11 @@ class Rounds(Parameter):
             "maxLength": LONGEST_CONTRACT,
             "description": 'Like "1 set + 2 runs" or "1 run of 7".',
         }
-        item = _object_schema((_ROUND_HAND_SIZE, *_ROUND_FLAGS), required=["contract", "hand_size"])
+        item = _object_schema(
+            (_ROUND_HAND_SIZE, *_ROUND_FLAGS),
+            required=["contract", "hand_size"],
+            title="RoundOption",
+        )
         item["properties"] = {"contract": contract, **item["properties"]}
         return {"type": "array", "items": item, "minItems": 1, "maxItems": MOST_ROUNDS}
 
@@ -352,12 +357,64 @@ class ExactMinimum(Flag):
         )
 
 
-def _object_schema(parameters: tuple[Parameter, ...], *, required: list[str]) -> dict[str, Any]:
-    """An object of some named parameters and nothing else."""
+def _object_schema(
+    parameters: tuple[Parameter, ...], *, required: list[str], title: str
+) -> dict[str, Any]:
+    """An object of some named parameters and nothing else; ``title`` names its shape."""
     return {
+        "title": title,
         "type": "object",
         "properties": {parameter.name: parameter.json_schema() for parameter in parameters},
         "required": required,
+        "additionalProperties": False,
+    }
+
+
+def table_size_schema() -> dict[str, Any]:
+    """One table size, ``{max_players, decks, jokers}``: as an option gives it and as a
+    ruleset shows it."""
+    return _object_schema(
+        _TABLE_SIZE, required=[number.name for number in _TABLE_SIZE], title="Table"
+    )
+
+
+def stored_round_schema() -> dict[str, Any]:
+    """One round as a ruleset shows it (``round_as_dict``): every field, each always there."""
+    meld = {
+        "title": "MeldSpec",
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": list(MELD_TYPES)},
+            "min": {"type": "integer", "minimum": 1, "maximum": len(Rank)},
+        },
+        "required": ["type", "min"],
+        "additionalProperties": False,
+    }
+    contract = {
+        "title": "Contract",
+        "type": "object",
+        "properties": {
+            "melds": {"type": "array", "items": meld},
+            "text": {"type": "string", "example": "1 set + 1 run"},
+        },
+        "required": ["melds", "text"],
+        "additionalProperties": False,
+    }
+    number = {"type": "integer", "minimum": 1, "maximum": MOST_ROUNDS}
+    least = {"type": "integer", "minimum": 1, "description": "fewest cards the contract takes"}
+    flags = {flag.name: flag.json_schema() for flag in _ROUND_FLAGS}
+    properties = {
+        "number": number,
+        "contract": contract,
+        "hand_size": _ROUND_HAND_SIZE.json_schema(),
+        "min_cards": least,
+        **flags,
+    }
+    return {
+        "title": "Round",
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
         "additionalProperties": False,
     }
 
@@ -393,4 +450,6 @@ __all__ = [
     "Ranks",
     "Tables",
     "house_options",
+    "stored_round_schema",
+    "table_size_schema",
 ]

@@ -38,6 +38,8 @@ from rules.choices import (
 from rules.choices import Obligation as FreedJoker
 from rules.errors import RoundError, RulesError, RulesetError
 from rules.parameters import (
+    MOST_CARDS_DEALT,
+    MOST_ROUNDS,
     Choice,
     ExactMinimum,
     Flag,
@@ -51,6 +53,7 @@ from rules.parameters import (
     Rounds,
     Tables,
     house_options,
+    stored_round_schema,
 )
 
 
@@ -183,14 +186,24 @@ class Stored:
     key: str
     write: Callable[[Ruleset], Any]
     read: Callable[[Any], dict[str, Any]]
+    #: The JSON Schema (OpenAPI 3.0 dialect) of what ``write`` writes.
+    schema: Mapping[str, Any]
     missing: Any = None
     #: Written after every other entry: the long ones, so a stored sheet reads rule by rule.
     last: bool = False
 
 
-def _plain(name: str) -> Stored:
-    """A field written under its own name as it is (a bool, a number, a word or null)."""
-    return Stored(name, lambda ruleset: getattr(ruleset, name), lambda value: {name: value})
+def _plain(model_field: dataclasses.Field[Any]) -> Stored:
+    """A field written under its own name as it is (a bool, a number, a word or null),
+    described as its own house option describes it, or else as text."""
+    name = model_field.name
+    own = [option for option in model_field.metadata.get("options", ()) if not option.name]
+    schema: dict[str, Any] = {"type": "string"}
+    if own:
+        schema = own[0].json_schema()
+    elif model_field.default is None:
+        schema["nullable"] = True
+    return Stored(name, lambda ruleset: getattr(ruleset, name), lambda value: {name: value}, schema)
 
 
 def parameter(
@@ -216,25 +229,45 @@ def _round_from_stored(item: Mapping[str, Any]) -> RoundSpec:
     )
 
 
+_MIN_PLAYERS = Number(description="fewest players", low=2, high=MAX_SEATS)
+_MAX_PLAYERS = Number(description="most players", low=2, high=MAX_SEATS)
+
+_TABLES_OPTION = Tables(description="decks and jokers by table size")
+_WILD_RANKS_OPTION = Ranks(description="ranks that are wild besides jokers")
+_POINTS_OPTION = Points(name="points", description="penalty points by rank, and 'JK'")
+
 _OPTIONS = Stored(
     "options",
     lambda ruleset: dict(ruleset.options),
     lambda value: {"options": dict(value or {})},
+    {"type": "object", "description": "the house options the ruleset was made with"},
     missing={},
 )
 _PLAYERS = Stored(
     "players",
     lambda ruleset: {"min": ruleset.min_players, "max": ruleset.max_players},
     lambda value: {"min_players": value["min"], "max_players": value["max"]},
+    {
+        "title": "Players",
+        "type": "object",
+        "properties": {"min": _MIN_PLAYERS.json_schema(), "max": _MAX_PLAYERS.json_schema()},
+        "required": ["min", "max"],
+        "additionalProperties": False,
+    },
 )
 # Written for a reader of the stored form; read back from the rounds themselves.
 _ROUND_COUNT = Stored(
-    "round_count", lambda ruleset: ruleset.round_count, lambda value: {}, missing=0
+    "round_count",
+    lambda ruleset: ruleset.round_count,
+    lambda value: {},
+    {"type": "integer", "minimum": 1, "maximum": MOST_ROUNDS, "description": "rounds played"},
+    missing=0,
 )
 _ROUNDS = Stored(
     "rounds",
     lambda ruleset: [round_as_dict(spec) for spec in ruleset.rounds],
     lambda value: {"rounds": tuple(_round_from_stored(item) for item in value)},
+    {"type": "array", "items": stored_round_schema(), "description": "the rounds, in order"},
     last=True,
 )
 _TABLES = Stored(
@@ -246,11 +279,13 @@ _TABLES = Stored(
     lambda value: {
         "tables": tuple(TableSize(t["max_players"], t["decks"], t["jokers"]) for t in value)
     },
+    _TABLES_OPTION.json_schema(),
 )
 _WILD_RANKS = Stored(
     "wild_ranks",
     lambda ruleset: [rank.symbol for rank in sorted(ruleset.wild_ranks)],
     lambda value: {"wild_ranks": frozenset(Rank.parse(symbol) for symbol in value)},
+    _WILD_RANKS_OPTION.json_schema(),
 )
 # A card of a wild rank is stored at what it costs as a wild card, so a stored sheet scores
 # every card as it was scored when it was made (and reads back without wild_rank_points).
@@ -261,6 +296,7 @@ _POINTS = Stored(
         "rank_points": tuple(value[rank.symbol] for rank in Rank),
         "joker_points": value["JK"],
     },
+    _POINTS_OPTION.json_schema(),
 )
 #: The entry of a field written as part of another field's entry.
 WITH_ANOTHER: tuple[Stored, ...] = ()
@@ -284,18 +320,22 @@ class Ruleset:
         default_factory=dict, compare=False, metadata={"stored": (_OPTIONS,)}
     )
     # The table and the match.
-    min_players: int = parameter(
-        3, Number(description="fewest players", low=2, high=MAX_SEATS), stored=(_PLAYERS,)
-    )
-    max_players: int = parameter(
-        8, Number(description="most players", low=2, high=MAX_SEATS), stored=WITH_ANOTHER
-    )
+    min_players: int = parameter(3, _MIN_PLAYERS, stored=(_PLAYERS,))
+    max_players: int = parameter(8, _MAX_PLAYERS, stored=WITH_ANOTHER)
     rounds: tuple[RoundSpec, ...] = parameter(
         (),
         Rounds(description="the rounds: contract and hand size of each"),
-        RoundCount(name="round_count", description="play only the first N rounds", low=1, high=20),
+        RoundCount(
+            name="round_count",
+            description="play only the first N rounds (at most the base ruleset's)",
+            low=1,
+            high=MOST_ROUNDS,
+        ),
         HandSize(
-            name="hand_size", description="deal this many cards in every round", low=1, high=30
+            name="hand_size",
+            description="deal this many cards in every round",
+            low=1,
+            high=MOST_CARDS_DEALT,
         ),
         ExactMinimum(
             name="exact_minimum", description="contract melds at exactly their minimum size"
@@ -304,16 +344,14 @@ class Ruleset:
     )
     tables: tuple[TableSize, ...] = parameter(
         (TableSize(4, 2, 4), TableSize(8, 3, 6)),
-        Tables(description="decks and jokers by table size"),
+        _TABLES_OPTION,
         Jokers(
             name="jokers", description="jokers in play, whatever the table size", high=MAX_SEATS
         ),
         stored=(_TABLES,),
     )
     # Cards.
-    wild_ranks: frozenset[Rank] = parameter(
-        frozenset(), Ranks(description="ranks that are wild besides jokers"), stored=(_WILD_RANKS,)
-    )
+    wild_ranks: frozenset[Rank] = parameter(frozenset(), _WILD_RANKS_OPTION, stored=(_WILD_RANKS,))
     #: Whether the wild ranks still exist as a rank a wild may stand for (California's queens
     #: do; May I's twos have no natural meaning at all).
     wild_rank_in_melds: bool = parameter(
@@ -400,7 +438,7 @@ class Ruleset:
     # What each rank costs, a joker, and a card of a wild rank: compared by :attr:`scores`.
     rank_points: tuple[int, ...] = parameter(
         FACE_TENS,
-        Points(name="points", description="penalty points by rank, and 'JK'"),
+        _POINTS_OPTION,
         stored=(_POINTS,),
         compare=False,
     )
@@ -620,7 +658,7 @@ STORED: tuple[Stored, ...] = tuple(
             entry
             for model_field in dataclasses.fields(Ruleset)
             for entry in (
-                (_plain(model_field.name),)
+                (_plain(model_field),)
                 if model_field.metadata.get("stored") is None
                 else model_field.metadata["stored"]
             )

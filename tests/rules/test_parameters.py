@@ -7,6 +7,7 @@ import dataclasses
 import re
 from typing import Any
 
+import jsonschema_rs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -215,3 +216,44 @@ def test_a_stored_form_missing_an_entry_is_refused(key: str) -> None:
     del stored[key]
     with pytest.raises(rules.RulesetError, match=key):
         Ruleset.from_dict(stored)
+
+
+def as_json_schema(schema: Any) -> Any:
+    """An OpenAPI 3.0 schema as plain JSON Schema: ``nullable`` becomes a null type."""
+    if isinstance(schema, list):
+        return [as_json_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    plain = {key: as_json_schema(value) for key, value in schema.items() if key != "nullable"}
+    if schema.get("nullable"):
+        plain["type"] = [schema["type"], "null"]
+    return plain
+
+
+SHOWN = as_json_schema(
+    {
+        "type": "object",
+        "properties": {entry.key: entry.schema for entry in STORED},
+        "required": [entry.key for entry in STORED],
+        "additionalProperties": False,
+    }
+)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_is_shown_as_its_schema_says(preset: str) -> None:
+    jsonschema_rs.validate(SHOWN, find_ruleset(preset).as_dict())
+
+
+def test_a_house_ruleset_is_shown_as_its_schema_says() -> None:
+    house = find_ruleset("may-i").with_options(
+        {"wilds_outside_span": None, "rounds": [{"contract": "3 runs", "hand_size": 12}]}
+    )
+    jsonschema_rs.validate(SHOWN, house.as_dict())
+
+
+def test_a_ruleset_shown_out_of_its_bounds_is_caught() -> None:
+    # The schema is strict enough to fail: a table of 13 players is none the engine reads.
+    shown = find_ruleset("liverpool").as_dict()
+    shown["tables"][0]["max_players"] = 13
+    assert not jsonschema_rs.is_valid(SHOWN, shown)

@@ -139,7 +139,8 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Read a card in the notation of docs/rules.md §2; raise :class:`CardNotationError` if it is not one."""
+        """Read a card in the notation of docs/rules.md §2; raise :class:`CardNotationError`
+        if it is not one."""
         if not isinstance(text, str):
             raise CardNotationError(f"not a card: {text!r}")
         card = SPELLINGS.get(text)

@@ -300,9 +300,11 @@ def require_possible_hand(
 
 
 def copies_beyond(counts: Mapping[Card, int], table: TableSize) -> list[Violation]:
-    """``too_many_copies`` for each card counted more often than the table holds it (docs/rules.md §2:
-    once per deck in play; jokers, as many as the table has), in the order of ``counts``."""
-    if max(counts.values(), default=0) <= min(table.decks, table.jokers):  # usual, counted in C
+    """``too_many_copies`` for each card counted more often than the table holds it
+    (docs/rules.md §2: once per deck in play; jokers, as many as the table has), in the order
+    of ``counts``."""
+    # The usual hand: no card, joker or not, more often than the table holds any.
+    if max(counts.values(), default=0) <= min(table.decks, table.jokers):
         return []
     found = []
     for card, count in counts.items():

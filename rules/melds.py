@@ -136,7 +136,9 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     wild_ranks = ruleset.wild_ranks
     for index, card in enumerate(cards):
         natural = card.rank
-        if natural is None or natural in wild_ranks:  # ruleset.is_wild, less a call per card
+        # ruleset.is_wild written out: asked of every card of every meld, the call made a
+        # contract check 4% dearer (callgrind on bench/contract_check.py's check).
+        if natural is None or natural in wild_ranks:
             wild_at.append(index)
         else:
             ranks.append(natural)

@@ -55,7 +55,10 @@ LIVERPOOL = Ruleset(
     id="liverpool",
     name="Liverpool Rummy",
     family="liverpool",
-    description="British seven-round contract rummy with buying and joker swaps (the German, Dutch and Italian Liverpool sheets).",
+    description=(
+        "British seven-round contract rummy with buying and joker swaps (the German, "
+        "Dutch and Italian Liverpool sheets)."
+    ),
     min_players=3,
     max_players=8,
     tables=(TableSize(4, 2, 4), TableSize(8, 3, 6)),
@@ -83,7 +86,10 @@ CONTRACT_RUMMY = Ruleset(
     id="contract-rummy",
     name="Contract Rummy (Pagat)",
     family="contract-rummy",
-    description="Pagat's Contract Rummy: exact-minimum contracts, locked set jokers, no buy limit (the Norwegian sheet).",
+    description=(
+        "Pagat's Contract Rummy: exact-minimum contracts, locked set jokers, no buy "
+        "limit (the Norwegian sheet)."
+    ),
     min_players=3,
     max_players=5,
     tables=(TableSize(3, 2, 2), TableSize(4, 2, 3), TableSize(5, 2, 4)),
@@ -132,7 +138,10 @@ PROGRESSIVE = Ruleset(
     id="progressive",
     name="Progressive Rummy (Vertragsrommé)",
     family="progressive",
-    description="Progressive Rummy: exact contract combinations, no joker swaps, 25-point jokers (the German Progressive sheet).",
+    description=(
+        "Progressive Rummy: exact contract combinations, no joker swaps, 25-point jokers "
+        "(the German Progressive sheet)."
+    ),
     min_players=3,
     max_players=8,
     tables=(TableSize(6, 2, 4), TableSize(8, 3, 6)),
@@ -162,7 +171,8 @@ def _variant(base: Ruleset, id: str, name: str, description: str, **changes: Any
 
 _SHANGHAI_ROUNDS = (
     *_rounds_of(*_PROGRESSIVE_PLAN, whole_hand_last=True),
-    # docs/rules.md §3.3: 13 cards after the draw are exactly 3 sets + 1 run, so round 8 is whole-hand.
+    # docs/rules.md §3.3: 13 cards after the draw are exactly 3 sets + 1 run, so round 8 is
+    # whole-hand.
     RoundSpec(8, Contract.parse("3 sets + 1 run"), 12, whole_hand=True, discard_to_go_out=False),
 )
 

@@ -1,4 +1,5 @@
-"""Buying the discard out of turn (docs/rules.md §3): who wins it, who may not buy, and its price."""
+"""Buying the discard out of turn (docs/rules.md §3): who wins it, who may not buy, and its
+price."""
 
 from __future__ import annotations
 
@@ -52,11 +53,14 @@ def reasons(verdict: rules.BuyVerdict, seat: int) -> set[str]:
 def test_the_caller_nearest_after_the_player_on_turn_wins(
     preset: str, seats: int, on_turn: int, callers: list[int], winner: int
 ) -> None:
-    # the German Liverpool sheet: "Wenn zwei oder mehr Spieler gleichzeitig ankündigen, gewinnt derjenige Käufer, der dem
+    # the German Liverpool sheet: "Wenn zwei oder mehr Spieler gleichzeitig ankündigen, gewinnt
+    #                             derjenige Käufer, der dem
     #      aktuellen Spieler (im Uhrzeigersinn) am nächsten sitzt."
-    # the Norwegian sheet: "Vil flere kjøpe, har spilleren som står nærmest i den kommende turrekkefølgen
+    # the Norwegian sheet: "Vil flere kjøpe, har spilleren som står nærmest i den kommende
+    #                      turrekkefølgen
     #      prioritet."
-    # docs/rules.md §3.3 Decision: "nearest in turn order after the player on turn wins, as in the other
+    # docs/rules.md §3.3 Decision: "nearest in turn order after the player on turn wins, as in the
+    # other
     # rulesets."
     verdict = buy(preset, seats, on_turn, callers)
     assert verdict.winner == winner
@@ -67,7 +71,8 @@ def test_the_caller_nearest_after_the_player_on_turn_wins(
 
 @pytest.mark.parametrize("preset", BUYING)
 def test_the_discarder_cannot_buy_it_back(preset: str) -> None:
-    # docs/rules.md §3.1 Decision (all rulesets): "the player who discarded the card cannot buy it back"
+    # docs/rules.md §3.1 Decision (all rulesets): "the player who discarded the card cannot buy it
+    # back"
     # docs/api.md: "own_discard: the caller threw that card, i.e. sits just before on_turn"
     verdict = buy(preset, 4, 2, [1])
     assert verdict.winner is None
@@ -80,8 +85,10 @@ def test_the_discarder_cannot_buy_it_back(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_the_player_on_turn_does_not_buy(preset: str) -> None:
-    # docs/rules.md §3.1 Decision: "the player on turn does not buy (taking the discard is that player's
-    # draw)." the German Progressive sheet: "Der aktive Spieler hat immer das erste Vorkaufsrecht auf die Ablagekarte."
+    # docs/rules.md §3.1 Decision: "the player on turn does not buy (taking the discard is that
+    # player's
+    # draw)." the German Progressive sheet: "Der aktive Spieler hat immer das erste Vorkaufsrecht
+    # auf die Ablagekarte."
     with pytest.raises(rules.MoveError) as caught:
         buy(preset, 4, 2, [2, 3])
     assert caught.value.field == "callers"
@@ -98,7 +105,8 @@ def test_nobody_calls(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", LIMIT_THREE)
 def test_three_buys_a_round_at_most(preset: str) -> None:
-    # the German Liverpool sheet: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen. Nach dem dritten Kauf darf nicht
+    # the German Liverpool sheet: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen. Nach dem
+    #                             dritten Kauf darf nicht
     #      mehr in dieser Runde gekauft werden."
     # the German Progressive sheet: "Jeder Spieler darf maximal 3 Mal pro Runde kaufen."
     verdict = buy(preset, 5, 0, [1, 2], {1: 3, 2: 2})
@@ -111,7 +119,8 @@ def test_three_buys_a_round_at_most(preset: str) -> None:
 
 
 def test_contract_rummy_has_no_buy_limit() -> None:
-    # the Norwegian sheet: "Ikke avtal maks to kjøp og kall det denne grunnregelen; kjøpsgrenser finnes i andre
+    # the Norwegian sheet: "Ikke avtal maks to kjøp og kall det denne grunnregelen; kjøpsgrenser
+    #                      finnes i andre
     #      varianter."
     verdict = buy("contract-rummy", 5, 0, [1], {1: 12})
     assert verdict.winner == 1
@@ -119,7 +128,8 @@ def test_contract_rummy_has_no_buy_limit() -> None:
 
 
 def test_contract_rummy_no_two_discards_in_a_row() -> None:
-    # the Norwegian sheet: "Nye synlige avkastkort kan også kjøpes, men samme spiller kan ikke ta to påfølgende
+    # the Norwegian sheet: "Nye synlige avkastkort kan også kjøpes, men samme spiller kan ikke ta to
+    #                      påfølgende
     #      kort på denne måten."
     verdict = buy("contract-rummy", 5, 0, [1, 2], previous=1)
     assert verdict.winner == 2
@@ -138,7 +148,8 @@ def test_buying_two_in_a_row_is_fine_elsewhere(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", NO_BUY)
 def test_no_buy_variants_refuse_every_caller(preset: str) -> None:
-    # the German Liverpool sheet: "No-Buy-Liverpool: Kaufen ist nicht erlaubt"; the German Progressive sheet: "Streng ohne Kaufen: Entfernt die
+    # the German Liverpool sheet: "No-Buy-Liverpool: Kaufen ist nicht erlaubt"; the German
+    #                             Progressive sheet: "Streng ohne Kaufen: Entfernt die
     #      Kaufregel"
     verdict = buy(preset, 5, 0, [1, 2, 3])
     assert verdict.winner is None

@@ -1,4 +1,5 @@
-"""The contract check (docs/rules.md §3, §4, §5): each round's contract, exact minimums, touching runs,
+"""The contract check (docs/rules.md §3, §4, §5): each round's contract, exact minimums, touching
+runs,
 the hand the melds come from, going out, and copies by decks in play."""
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def where(verdict: rules.ContractVerdict) -> list[tuple[str, int | None, str | N
 
 @pytest.mark.parametrize(("preset", "number"), EVERY_ROUND)
 def test_the_contract_at_its_minimum_is_valid(preset: str, number: int) -> None:
-    # the German Liverpool sheet: "In jedem Zug ... darf seinen Kontrakt ablegen, sobald die Anforderungen erfüllt sind"
+    # the German Liverpool sheet: "In jedem Zug ... darf seinen Kontrakt ablegen, sobald die
+    #                             Anforderungen erfüllt sind"
     melds = example(preset, number)
     verdict = check(preset, number, melds)
     assert verdict.valid, where(verdict)
@@ -75,7 +77,8 @@ def test_the_contract_at_its_minimum_is_valid(preset: str, number: int) -> None:
     spec = find_ruleset(preset).round(number).contract
     assert [m.type for m in verdict.melds] == [s.type for s in spec.melds]
     assert [rules.format_cards(m.cards) for m in verdict.melds] == melds
-    # docs/api.md: remaining "when hand was given"; docs/rules.md §4: goes_out "without the hand it is null"
+    # docs/api.md: remaining "when hand was given"; docs/rules.md §4: goes_out "without the hand it
+    # is null"
     assert verdict.remaining is None
     assert verdict.goes_out is None
     assert verdict.contract == spec
@@ -83,9 +86,11 @@ def test_the_contract_at_its_minimum_is_valid(preset: str, number: int) -> None:
 
 @pytest.mark.parametrize(("preset", "number"), EVERY_ROUND)
 def test_a_partial_or_padded_contract_is_a_mismatch(preset: str, number: int) -> None:
-    # the Norwegian sheet: "Du kan ikke legge bare ett sett og spare resten av kontrakten til neste tur."
+    # the Norwegian sheet: "Du kan ikke legge bare ett sett og spare resten av kontrakten til neste
+    #                      tur."
     # the German Progressive sheet: "teilweise Verträge dürfen nicht gemeldet werden."
-    # the German Liverpool sheet: "nachdem er liegt, können keine weiteren Bücher oder Sequenzen als eigenständige
+    # the German Liverpool sheet: "nachdem er liegt, können keine weiteren Bücher oder Sequenzen als
+    #                             eigenständige
     #      Meldungen hinzugefügt werden"
     melds = example(preset, number)
     assert "contract_mismatch" in codes(check(preset, number, melds[:-1]))
@@ -124,9 +129,11 @@ def test_the_wrong_kind_of_meld_is_a_mismatch(
 
 @pytest.mark.parametrize(("preset", "number"), EVERY_ROUND)
 def test_longer_melds_only_where_the_round_allows(preset: str, number: int) -> None:
-    # the German Liverpool sheet: "Ein „Buch” besteht aus drei oder mehr Karten" / "Eine „Sequenz” besteht aus vier oder
+    # the German Liverpool sheet: "Ein „Buch” besteht aus drei oder mehr Karten" / "Eine „Sequenz”
+    #                             besteht aus vier oder
     #      mehr Karten" -- contract melds may be longer (docs/rules.md §3.1, §3.3 Decision);
-    # the Norwegian sheet: "I første utlegg i runde 1–6 legger du nøyaktig kontraktens minimum: tre per sett og
+    # the Norwegian sheet: "I første utlegg i runde 1–6 legger du nøyaktig kontraktens minimum: tre
+    #                      per sett og
     #      fire per rekke."
     exact = preset == "contract-rummy" and number <= 6
     base = example(preset, number)
@@ -140,7 +147,8 @@ def test_longer_melds_only_where_the_round_allows(preset: str, number: int) -> N
 
 
 def test_contract_rummy_sheet_example_round_two() -> None:
-    # the Norwegian sheet: "Eksempel, runde 2: Du holder tre 9-ere og hjerter 4–5–6–7–8. Kontrakten er sett +
+    # the Norwegian sheet: "Eksempel, runde 2: Du holder tre 9-ere og hjerter 4–5–6–7–8. Kontrakten
+    #                      er sett +
     #      rekke. Legg 9-erne og hjerter 4–5–6–7. Hjerter 8 må vente til en senere tur"
     hand = "9C 9D 9S 4H 5H 6H 7H 8H 2S KD JC".split()
     verdict = check("contract-rummy", 2, [["9C", "9D", "9S"], ["4H", "5H", "6H", "7H"]], hand)
@@ -167,7 +175,8 @@ def test_contract_rummy_four_of_a_kind_exceeds_the_minimum(number: int) -> None:
     [("liverpool", 7), ("liverpool-9", 7), ("liverpool-fixed-hand", 7), ("liverpool-no-buy", 7)],
 )
 def test_liverpool_round_seven_is_one_run_of_seven_or_more(preset: str, number: int) -> None:
-    # the German Liverpool sheet: "Runde 7: Eine Sequenz aus sieben Karten einer einzigen Farbe (S7)."
+    # the German Liverpool sheet: "Runde 7: Eine Sequenz aus sieben Karten einer einzigen Farbe
+    #                             (S7)."
     # the Italian Liverpool sheet: "Mano 7: Una scala di sette dello stesso seme (S7)."
     assert check(preset, number, [["4H", "5H", "6H", "7H", "8H", "9H", "10H"]]).valid
     assert check(preset, number, ["4H 5H 6H 7H 8H 9H 10H JH".split()]).valid
@@ -203,7 +212,8 @@ def test_liverpool_nine_round_nine_needs_runs_of_five() -> None:
 @pytest.mark.parametrize(
     ("first", "second", "touch"),
     [
-        # the Norwegian sheet: "To rekker i samme sort kan ikke bare være to sammenhengende deler av én lang rekke.
+        # the Norwegian sheet: "To rekker i samme sort kan ikke bare være to sammenhengende deler av
+        #                      én lang rekke.
         #      De må ha et mellomrom eller overlappe i verdi, med egne fysiske kort i hver rekke."
         ("4H 5H 6H 7H", "8H 9H 10H JH", True),
         ("8H 9H 10H JH", "4H 5H 6H 7H", True),
@@ -263,7 +273,8 @@ def test_cards_not_in_hand_are_named() -> None:
 
 
 def test_a_card_melded_twice_must_be_held_twice() -> None:
-    # docs/rules.md §1: duplicates exist only because two or three decks are in play -- each copy counts.
+    # docs/rules.md §1: duplicates exist only because two or three decks are in play -- each copy
+    # counts.
     hand = "9C 9C 9D 4H 5H 6H 7H 2S".split()
     verdict = check("liverpool", 2, [["9C", "9C", "9D"], ["4H", "5H", "6H", "7H"]], hand)
     assert verdict.valid
@@ -279,7 +290,8 @@ def test_remaining_is_the_hand_minus_the_melds_in_canonical_form() -> None:
     assert rules.format_cards(verdict.remaining or ()) == ["2S", "10H", "JK"]
 
 
-# --- going out (docs/rules.md §4) ---------------------------------------------------------------------
+# --- going out (docs/rules.md §4)
+# ---------------------------------------------------------------------
 
 
 def _round_kind(preset: str, number: int) -> str:
@@ -291,11 +303,13 @@ def _round_kind(preset: str, number: int) -> str:
 
 def test_round_kinds_are_as_the_sheets_say() -> None:
     kinds = {(p, n): _round_kind(p, n) for p, n in EVERY_ROUND}
-    # the German Liverpool sheet: round 7 needs no discard but is not laid as the whole hand (lay-offs may follow).
+    # the German Liverpool sheet: round 7 needs no discard but is not laid as the whole hand
+    #                             (lay-offs may follow).
     assert {p: kinds[(p, 7)] for p in LIVERPOOL_FAMILY} == dict.fromkeys(
         LIVERPOOL_FAMILY, "no_discard"
     )
-    # 002/the German Progressive sheet: round 7 is the whole hand; shanghai's round 8 too (docs/rules.md §3.3 Decision).
+    # 002/the German Progressive sheet: round 7 is the whole hand; shanghai's round 8 too
+    # (docs/rules.md §3.3 Decision).
     assert {p: kinds[(p, 7)] for p in ("contract-rummy", *PROGRESSIVE_FAMILY)} == dict.fromkeys(
         ("contract-rummy", *PROGRESSIVE_FAMILY), "whole_hand"
     )
@@ -306,7 +320,8 @@ def test_round_kinds_are_as_the_sheets_say() -> None:
 
 @pytest.mark.parametrize(("preset", "number"), EVERY_ROUND)
 def test_goes_out_with_the_hand_given(preset: str, number: int) -> None:
-    # docs/rules.md §4: "goes_out ... is true when the player can end the round on this turn: in a round
+    # docs/rules.md §4: "goes_out ... is true when the player can end the round on this turn: in a
+    # round
     # with a final discard, exactly one card remains (and lay-offs are not needed); in a round
     # without one, nothing remains."
     melds = example(preset, number)
@@ -319,21 +334,24 @@ def test_goes_out_with_the_hand_given(preset: str, number: int) -> None:
     assert rules.format_cards(one_left.remaining or ()) == SPARE[:1]
     assert rules.format_cards(two_left.remaining or ()) == SPARE[:2]
     if kind == "discard":
-        # docs/rules.md §4 Decision: "a contract check given the whole hand reports no_discard_left when
+        # docs/rules.md §4 Decision: "a contract check given the whole hand reports no_discard_left
+        # when
         # the melds use every card in such a round."
         assert codes(exact) == ["no_discard_left"]
         assert exact.goes_out is False
         assert one_left.valid and one_left.goes_out is True
         assert two_left.valid and two_left.goes_out is False
     elif kind == "no_discard":
-        # the German Liverpool sheet: "Man geht aus, sobald die 7-Karten-Sequenz vollständig ist (kein abschließendes
+        # the German Liverpool sheet: "Man geht aus, sobald die 7-Karten-Sequenz vollständig ist
+        #                             (kein abschließendes
         #      Abwerfen erforderlich)."
         assert exact.valid and exact.goes_out is True
         assert exact.remaining == ()
         assert one_left.valid and one_left.goes_out is False
         assert two_left.valid and two_left.goes_out is False
     else:
-        # the Norwegian sheet: "I runde 7 må hele hånden legges i tre rekker samtidig." / the German Progressive sheet: "man geht raus,
+        # the Norwegian sheet: "I runde 7 må hele hånden legges i tre rekker samtidig." / the German
+        #                      Progressive sheet: "man geht raus,
         #      indem man das gesamte Blatt auf einmal ablegt"
         assert exact.valid and exact.goes_out is True
         assert exact.remaining == ()
@@ -349,14 +367,16 @@ def test_goes_out_with_the_hand_given(preset: str, number: int) -> None:
 def test_a_whole_hand_round_without_the_hand_is_judged_on_its_melds(
     preset: str, number: int
 ) -> None:
-    # docs/rules.md §4: "without the hand it is null, and a whole-hand round is judged on its melds alone."
+    # docs/rules.md §4: "without the hand it is null, and a whole-hand round is judged on its melds
+    # alone."
     verdict = check(preset, number, example(preset, number))
     assert verdict.valid
     assert verdict.goes_out is None
 
 
 def test_contract_rummy_round_seven_uses_every_card_even_after_buys() -> None:
-    # the Norwegian sheet: "Etter vanlig trekk har du minst 13 kort, så minst én rekke blir lengre enn fire. Har
+    # the Norwegian sheet: "Etter vanlig trekk har du minst 13 kort, så minst én rekke blir lengre
+    #                      enn fire. Har
     #      du kjøpt flere kort, må også disse brukes. Du avslutter uten å kaste et siste kort."
     runs = ["2S 3S 4S 5S 6S".split(), "2H 3H 4H 5H".split(), "9D 10D JD QD".split()]
     hand = [c for r in runs for c in r]
@@ -372,7 +392,8 @@ def test_contract_rummy_round_seven_uses_every_card_even_after_buys() -> None:
 
 
 def test_liverpool_fixed_hand_round_six_can_only_be_laid_after_a_buy() -> None:
-    # docs/rules.md §3.1: "round 6 (11 cards) can only be laid after a buy" -- 10 dealt + 1 drawn leaves
+    # docs/rules.md §3.1: "round 6 (11 cards) can only be laid after a buy" -- 10 dealt + 1 drawn
+    # leaves
     # nothing to discard; a buy brings the discard and a penalty card.
     melds = [["9S", "9H", "9D"], ["2S", "3S", "4S", "5S"], ["2H", "3H", "4H", "5H"]]
     drawn = [c for m in melds for c in m]
@@ -397,7 +418,8 @@ def test_goes_out_is_false_when_the_contract_is_not_valid() -> None:
 @pytest.mark.parametrize(
     ("preset", "melds", "players", "bad"),
     [
-        # the German Liverpool sheet: "3–4 Spieler: Zwei Standard-Kartendecks ... plus 2 bis 4 Joker"
+        # the German Liverpool sheet: "3–4 Spieler: Zwei Standard-Kartendecks ... plus 2 bis 4
+        #                             Joker"
         ("liverpool", [["9S", "9S", "9S"], ["KH", "KH", "KD"]], 4, ["9S"]),
         ("liverpool", [["9S", "9S", "9S"], ["KH", "KH", "KD"]], 5, []),
         ("liverpool", [["9S", "9S", "9S"], ["KH", "KH", "KD"]], None, []),
@@ -420,8 +442,10 @@ def test_goes_out_is_false_when_the_contract_is_not_valid() -> None:
 def test_too_many_copies_by_the_decks_in_play(
     preset: str, melds: list[list[str]], players: int | None, bad: list[str]
 ) -> None:
-    # docs/rules.md §2: "The same card may appear once per deck in play ... Jokers: at most the number of
-    # jokers in play." docs/rules.md §5 Decision: "when a check is not told the number of players, copies
+    # docs/rules.md §2: "The same card may appear once per deck in play ... Jokers: at most the
+    # number of
+    # jokers in play." docs/rules.md §5 Decision: "when a check is not told the number of players,
+    # copies
     # of a card are limited by the largest table the ruleset allows".
     verdict = check(preset, 1, melds, players=players)
     assert [v.card for v in verdict.violations if v.code == "too_many_copies"] == bad
@@ -495,7 +519,8 @@ def test_contract_rummy_reports_exact_minimum_and_touching_together() -> None:
 
 
 def test_the_verdict_reads_every_wild_card() -> None:
-    # docs/api.md: "melds (each: type, suit for runs, cards in table order, wilds: [{index, stands_for}])"
+    # docs/api.md: "melds (each: type, suit for runs, cards in table order, wilds: [{index,
+    # stands_for}])"
     verdict = check("liverpool", 2, [["7H", "7S", "JK"], ["4H", "JK", "6H", "7H"]])
     assert verdict.valid
     set_, run = verdict.melds

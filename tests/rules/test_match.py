@@ -1,4 +1,5 @@
-"""A match scored (docs/rules.md §3, docs/api.md match sheets): dealer, cutter and first player per round,
+"""A match scored (docs/rules.md §3, docs/api.md match sheets): dealer, cutter and first player per
+round,
 rounds that cannot have happened, totals, standings and tie-breaks."""
 
 from __future__ import annotations
@@ -35,19 +36,23 @@ def test_dealer_cutter_and_first_player_each_round(
     plan = schedule(ruleset, players, first_dealer)
     assert len(plan) == ruleset.round_count
     for number, seat in enumerate(plan, start=1):
-        # the German Liverpool sheet: "nach jeder Runde wandert das Recht zum Geben nach links weiter"; the Norwegian sheet: "Giveren
-        #      flyttes med klokken etter hver runde"; the German Progressive sheet: "das Geben rotiert im Uhrzeigersinn"
+        # the German Liverpool sheet: "nach jeder Runde wandert das Recht zum Geben nach links
+        #                             weiter"; the Norwegian sheet: "Giveren
+        #      flyttes med klokken etter hver runde"; the German Progressive sheet: "das Geben
+        #      rotiert im Uhrzeigersinn"
         dealer = (first_dealer + number - 1) % players
         assert seat.dealer == dealer
         assert seat.round.number == number
-        # the German Liverpool sheet: "Der Spieler links vom Geber macht den ersten Zug."; the Norwegian sheet: "spilleren til venstre
+        # the German Liverpool sheet: "Der Spieler links vom Geber macht den ersten Zug."; the
+        #                             Norwegian sheet: "spilleren til venstre
         #      starter"; the German Progressive sheet: "Der Spieler links vom Geber beginnt"
         assert seat.first_player == (dealer + 1) % players
         if preset in LIVERPOOL_FAMILY:
             # the German Liverpool sheet: "Der Spieler links vom Geber hebt ab."
             assert seat.cutter == (dealer + 1) % players
         else:
-            # the German Progressive sheet: "Der Spieler rechts vom Geber hebt ab."; docs/rules.md §3.2: "the player to the
+            # the German Progressive sheet: "Der Spieler rechts vom Geber hebt ab."; docs/rules.md
+            #                               §3.2: "the player to the
             #      dealer's right cuts"
             assert seat.cutter == (dealer - 1) % players
         assert seating(ruleset, players, first_dealer, number) == seat
@@ -63,8 +68,10 @@ def test_seating_in_a_round_the_ruleset_does_not_have() -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_a_round_scores_the_cards_left_in_hand(preset: str) -> None:
-    # the German Liverpool sheet: "Die anderen Spieler zählen den Strafwert der Karten, die sich noch in ihrer Hand
-    #      befinden." the German Progressive sheet: "Spieler, die rausgehen, erhalten 0 Punkte für die Runde."
+    # the German Liverpool sheet: "Die anderen Spieler zählen den Strafwert der Karten, die sich
+    #                             noch in ihrer Hand
+    #      befinden." the German Progressive sheet: "Spieler, die rausgehen, erhalten 0 Punkte für
+    #      die Runde."
     results, problems = score(
         preset,
         1,
@@ -127,7 +134,8 @@ def test_more_points_than_any_hand_can_hold(preset: str) -> None:
 def test_a_hand_holds_no_more_cards_than_dealt_and_bought(
     points: int, buys: int, stock_ran_out: bool, possible: bool
 ) -> None:
-    # the German Liverpool sheet: "Sobald ein Spieler ausgeht, endet die Runde sofort. Die anderen Spieler zählen den
+    # the German Liverpool sheet: "Sobald ein Spieler ausgeht, endet die Runde sofort. Die anderen
+    #                             Spieler zählen den
     #      Strafwert der Karten, die sich noch in ihrer Hand befinden." Nobody else is mid-turn.
     first = Entry(0, points=10) if stock_ran_out else Entry(0, went_out=True)
     others = [Entry(seat, points=points, buys=buys) for seat in (1, 2)]
@@ -227,8 +235,10 @@ def test_more_buys_than_the_ruleset_allows(preset: str, buys: int, problems: lis
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_a_round_ended_by_the_stock(preset: str) -> None:
-    # the German Liverpool sheet: "andere beenden die Runde und rechnen alle nicht abgezahlten Hände ab."
-    # the Norwegian sheet: "Finnes det ikke flere kort til trekk, avsluttes runden uten rundevinner, og alle
+    # the German Liverpool sheet: "andere beenden die Runde und rechnen alle nicht abgezahlten Hände
+    #                             ab."
+    # the Norwegian sheet: "Finnes det ikke flere kort til trekk, avsluttes runden uten rundevinner,
+    #                      og alle
     #      teller kortene på hånden."
     entries = [Entry(0, points=10), Entry(1, points=20), Entry(2, cards=C("KS"))]
     results, problems = score(preset, 1, 3, entries, stock_ran_out=True)
@@ -266,7 +276,8 @@ def test_every_problem_of_a_round_is_reported() -> None:
 
 
 def test_contract_rummy_cut_bonus_as_a_house_option() -> None:
-    # the Norwegian sheet: "Pagat beskriver også en Liverpool-variant med 50 poengs fratrekk hvis spilleren til
+    # the Norwegian sheet: "Pagat beskriver også en Liverpool-variant med 50 poengs fratrekk hvis
+    #                      spilleren til
     #      høyre for giver kutter nøyaktig antall utdelingskort pluss startkortet. Den bonusen er
     #      et valgfritt tillegg her"
     house = find_ruleset("contract-rummy").with_options({"cut_bonus": 50})
@@ -329,7 +340,8 @@ def standings(result: object) -> list[tuple[int, int, int]]:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_lowest_total_wins(preset: str) -> None:
-    # the German Liverpool sheet: "gewinnt der Spieler mit der NIEDRIGSTEN kumulativen Strafpunktzahl das Spiel."
+    # the German Liverpool sheet: "gewinnt der Spieler mit der NIEDRIGSTEN kumulativen
+    #                             Strafpunktzahl das Spiel."
     count = find_ruleset(preset).round_count
     rounds = play(preset, 3, [[None, 10, 20]] * (count - 1) + [[15, None, 10]])
     result = outcome(find_ruleset(preset), 3, rounds)
@@ -357,7 +369,8 @@ def test_equal_totals_share_a_rank_before_the_end(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", [p for p in ALL_PRESETS if p != "contract-rummy"])
 def test_a_tie_goes_to_the_lower_last_round(preset: str) -> None:
-    # the German Liverpool sheet: "Bei Gleichstand wird ... die Strafpunkte der siebten Runde werden verglichen."
+    # the German Liverpool sheet: "Bei Gleichstand wird ... die Strafpunkte der siebten Runde werden
+    #                             verglichen."
     # the German Progressive sheet: "Bei Gleichstand entscheidet das niedrigste Ergebnis in Runde 7"
     # docs/rules.md §3.3 shanghai: "the tie-break looks at round 8"
     ruleset = find_ruleset(preset)
@@ -379,7 +392,8 @@ def test_a_tie_goes_to_the_lower_last_round(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_still_tied_is_shared(preset: str) -> None:
-    # the German Progressive sheet: "wenn immer noch Gleichstand besteht, teilen sich die Spieler den Sieg."
+    # the German Progressive sheet: "wenn immer noch Gleichstand besteht, teilen sich die Spieler
+    #                               den Sieg."
     # docs/rules.md §3.1: "Still tied: shared."
     ruleset = find_ruleset(preset)
     count = ruleset.round_count

@@ -1,4 +1,5 @@
-"""Reading one meld (docs/rules.md §1, §2, §3): sets, runs, aces, direction, wild cards and their limits."""
+"""Reading one meld (docs/rules.md §1, §2, §3): sets, runs, aces, direction, wild cards and their
+limits."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes
 import rules
 from rules import Card, check_meld, find_ruleset
 
-# Presets where one natural is enough and there is no other wild-card limit (docs/rules.md §3.2, §3.3).
+# Presets where one natural is enough and there is no other wild-card limit (docs/rules.md §3.2,
+# §3.3).
 ONE_NATURAL = ("contract-rummy", *PROGRESSIVE_FAMILY)
 # Presets where the joker is a wild card that is in the deck (California has queens instead).
 WITH_JOKERS = tuple(p for p in ALL_PRESETS if p != "california")
@@ -28,7 +30,8 @@ def wilds(reading: rules.Meld) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 @pytest.mark.parametrize("text", ["7H 7S 7D", "7H 7S 7D 7C", "KC KD KS KH KC", "AS AH AD"])
 def test_three_or_more_of_one_rank_any_suits_is_a_set(preset: str, text: str) -> None:
-    # the German Liverpool sheet: "Ein „Buch” besteht aus drei oder mehr Karten desselben Werts, beliebige Farben."
+    # the German Liverpool sheet: "Ein „Buch” besteht aus drei oder mehr Karten desselben Werts,
+    #                             beliebige Farben."
     # the German Progressive sheet: "Satz: Drei oder mehr Karten gleichen Werts, beliebige Farben."
     reading = meld(preset, text)
     assert reading.valid, codes(reading)
@@ -38,14 +41,16 @@ def test_three_or_more_of_one_rank_any_suits_is_a_set(preset: str, text: str) ->
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_duplicates_of_one_card_are_allowed_in_a_set(preset: str) -> None:
-    # the Norwegian sheet: "Fordi to kortstokker er med, kan like kort av samme sort forekomme i et sett."
+    # the Norwegian sheet: "Fordi to kortstokker er med, kan like kort av samme sort forekomme i et
+    #                      sett."
     reading = meld(preset, "9H 9H 9S")
     assert reading.valid and reading.type == "set"
 
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_a_set_of_two_is_too_short(preset: str) -> None:
-    # the Dutch Liverpool sheet: "Een 'drieling' bestaat uit drie of meer kaarten van dezelfde waarde"
+    # the Dutch Liverpool sheet: "Een 'drieling' bestaat uit drie of meer kaarten van dezelfde
+    #                            waarde"
     reading = meld(preset, "9H 9S", "set")
     assert codes(reading) == ["set_too_short"]
 
@@ -63,7 +68,8 @@ def test_a_set_of_mixed_ranks_names_the_odd_card(preset: str) -> None:
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 @pytest.mark.parametrize("text", ["4H 5H 6H 7H", "9S 10S JS QS KS", "2D 3D 4D 5D 6D 7D 8D"])
 def test_four_or_more_consecutive_of_one_suit_is_a_run(preset: str, text: str) -> None:
-    # the German Liverpool sheet: "Eine „Sequenz” besteht aus vier oder mehr Karten derselben Farbe in
+    # the German Liverpool sheet: "Eine „Sequenz” besteht aus vier oder mehr Karten derselben Farbe
+    #                             in
     #      aufeinanderfolgenden Werten."
     reading = meld(preset, text)
     assert reading.valid, codes(reading)
@@ -81,7 +87,8 @@ def test_a_run_of_three_is_too_short(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_a_run_of_mixed_suits_names_the_odd_card(preset: str) -> None:
-    # the Dutch Liverpool sheet: "Een 'reeks' bestaat uit vier of meer kaarten van dezelfde kleur in opeenvolgende waarde."
+    # the Dutch Liverpool sheet: "Een 'reeks' bestaat uit vier of meer kaarten van dezelfde kleur in
+    #                            opeenvolgende waarde."
     reading = meld(preset, "4H 5S 6H 7H", "run")
     assert [(v.code, v.card) for v in reading.violations] == [("run_mixed_suits", "5S")]
 
@@ -107,8 +114,10 @@ def test_a_run_must_be_consecutive_in_table_order(preset: str, text: str) -> Non
     ],
 )
 def test_an_ace_ranks_low_or_high(preset: str, text: str, low: int, high: int) -> None:
-    # the German Liverpool sheet: "Asse dürfen in Sequenzen TIEF (A-2-3) oder HOCH (D-K-A) gespielt werden"
-    # the Italian Liverpool sheet: "Gli Assi possono essere giocati BASSI (A-2-3) o ALTI (Q-K-A) nelle scale"
+    # the German Liverpool sheet: "Asse dürfen in Sequenzen TIEF (A-2-3) oder HOCH (D-K-A) gespielt
+    #                             werden"
+    # the Italian Liverpool sheet: "Gli Assi possono essere giocati BASSI (A-2-3) o ALTI (Q-K-A)
+    #                              nelle scale"
     reading = meld(preset, text)
     assert reading.valid, codes(reading)
     assert (reading.type, reading.low, reading.high) == ("run", low, high)
@@ -153,7 +162,8 @@ def test_a_wild_card_cannot_make_the_ace_rank_at_both_ends(preset: str) -> None:
 @pytest.mark.parametrize("preset", WITH_JOKERS)
 @pytest.mark.parametrize("text", ["JK AH 2H 3H", "QH KH AH JK"])
 def test_a_wild_card_cannot_go_round_the_corner_either(preset: str, text: str) -> None:
-    # the Norwegian sheet: "men ikke rundt hjørnet" -- a wild card past an ace would stand for K before A-2 or
+    # the Norwegian sheet: "men ikke rundt hjørnet" -- a wild card past an ace would stand for K
+    #                      before A-2 or
     # 2 after Q-K-A.
     reading = meld(preset, text, "run")
     assert not reading.valid
@@ -169,7 +179,8 @@ def test_a_wild_card_cannot_go_round_the_corner_either(preset: str, text: str) -
     [("7H 6H 5H 4H", 4, 7), ("AH KH QH JH", 11, 14), ("4H 3H 2H AH", 1, 4)],
 )
 def test_a_run_may_lie_descending(preset: str, text: str, low: int, high: int) -> None:
-    # docs/rules.md §2 Decision: "a run is read low to high, unless its naturals descend ... then high to
+    # docs/rules.md §2 Decision: "a run is read low to high, unless its naturals descend ... then
+    # high to
     # low."
     reading = meld(preset, text)
     assert reading.valid, codes(reading)
@@ -231,7 +242,8 @@ def test_a_wild_card_in_a_set_stands_for_the_rank(preset: str, text: str) -> Non
 @pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
 @pytest.mark.parametrize("text", ["7H JK JK", "JK 7H JK JK", "JK JK JK"])
 def test_liverpool_set_needs_two_naturals(preset: str, text: str) -> None:
-    # the German Liverpool sheet: "Ein Buch muss mindestens zwei natürliche (nicht-wilde) Karten enthalten"
+    # the German Liverpool sheet: "Ein Buch muss mindestens zwei natürliche (nicht-wilde) Karten
+    #                             enthalten"
     # the Italian Liverpool sheet: "Un tris deve contenere almeno due carte naturali (non jolly)"
     reading = meld(preset, text, "set")
     assert "too_many_wilds" in codes(reading)
@@ -240,7 +252,8 @@ def test_liverpool_set_needs_two_naturals(preset: str, text: str) -> None:
 @pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
 @pytest.mark.parametrize("text", ["7H 7S JK", "7H 7S JK JK", "7H JK 7S JK JK"])
 def test_liverpool_set_may_hold_any_wilds_beside_two_naturals(preset: str, text: str) -> None:
-    # docs/rules.md §3.1 Decision: "in a set the rank fixes every wild card, so a set may hold any number
+    # docs/rules.md §3.1 Decision: "in a set the rank fixes every wild card, so a set may hold any
+    # number
     # of wilds beside its 2 naturals"
     reading = meld(preset, text)
     assert reading.valid, codes(reading)
@@ -258,10 +271,12 @@ def test_liverpool_set_may_hold_any_wilds_beside_two_naturals(preset: str, text:
     ],
 )
 def test_liverpool_run_holds_at_most_one_wild_outside_its_naturals(preset: str, text: str) -> None:
-    # the German Liverpool sheet: "Sie dürfen keiner Meldung, die bereits einen Joker enthält, einen zweiten Joker
+    # the German Liverpool sheet: "Sie dürfen keiner Meldung, die bereits einen Joker enthält, einen
+    #                             zweiten Joker
     #      hinzufügen, es sei denn, die natürlichen Karten der Meldung bestimmen die Position des
     #      zweiten Jokers eindeutig"
-    # docs/rules.md §3.1 Decision: "at most one wild card may lie outside the span between the lowest and
+    # docs/rules.md §3.1 Decision: "at most one wild card may lie outside the span between the
+    # lowest and
     # highest natural"
     reading = meld(preset, text, "run")
     assert "too_many_wilds" in codes(reading)
@@ -296,7 +311,8 @@ def test_liverpool_wild_cards_in_gaps_between_naturals_are_not_limited(
     ],
 )
 def test_liverpool_house_option_one_wild_per_four_cards(text: str, valid: bool) -> None:
-    # the German Liverpool sheet: "eine Sequenz darf laut vielen Hausregeln höchstens einen Joker pro
+    # the German Liverpool sheet: "eine Sequenz darf laut vielen Hausregeln höchstens einen Joker
+    #                             pro
     #      Vier-Karten-Segment enthalten (vorherige Einigung erforderlich)."
     house = find_ruleset("liverpool").with_options({"run_wilds_per_cards": 4})
     reading = check_meld(house, C(text), "run")
@@ -315,8 +331,10 @@ def test_liverpool_house_option_one_wild_per_four_cards(text: str, valid: bool) 
     [("7H W W", "set"), ("W W W 7H", "set"), ("W W 5H 6H", "run"), ("W 5H W W", "run")],
 )
 def test_one_natural_is_enough_outside_liverpool(preset: str, text: str, meld_type: str) -> None:
-    # the German Progressive sheet: "Joker sind Wilde und können für jede Karte in jeder Meldung eingesetzt werden."
-    # docs/rules.md §3.2 Decision: "every meld needs at least one natural ... there is no other limit."
+    # the German Progressive sheet: "Joker sind Wilde und können für jede Karte in jeder Meldung
+    #                               eingesetzt werden."
+    # docs/rules.md §3.2 Decision: "every meld needs at least one natural ... there is no other
+    # limit."
     wild = "QS" if preset == "california" else "JK"
     reading = meld(preset, text.replace("W", wild), meld_type)
     assert reading.valid, codes(reading)
@@ -326,7 +344,8 @@ def test_one_natural_is_enough_outside_liverpool(preset: str, text: str, meld_ty
 @pytest.mark.parametrize("preset", WITH_JOKERS)
 @pytest.mark.parametrize(("text", "meld_type"), [("JK JK JK", "set"), ("JK JK JK JK", "run")])
 def test_every_meld_needs_a_natural(preset: str, text: str, meld_type: str) -> None:
-    # docs/rules.md §3.2/§3.3 Decision: "every meld needs at least one natural, which fixes a set's rank
+    # docs/rules.md §3.2/§3.3 Decision: "every meld needs at least one natural, which fixes a set's
+    # rank
     # and a run's suit"
     reading = meld(preset, text, meld_type)
     assert "too_many_wilds" in codes(reading)
@@ -351,7 +370,8 @@ def test_california_queen_in_a_run_stands_for_the_queen() -> None:
     ],
 )
 def test_california_queens_are_wild_anywhere(text: str, expected: list[tuple[int, str]]) -> None:
-    # the German Progressive sheet: "California Contract: Verwendet Damen als primäre Wildkarte anstelle von Jokern."
+    # the German Progressive sheet: "California Contract: Verwendet Damen als primäre Wildkarte
+    #                               anstelle von Jokern."
     reading = meld("california", text)
     assert reading.valid, codes(reading)
     assert wilds(reading) == expected
@@ -388,7 +408,8 @@ def test_california_has_no_jokers() -> None:
         # the Norwegian sheet: "Bruk to vanlige kortstokker"
         ("contract-rummy", "7H 7H 7S", 5, True),
         ("contract-rummy", "7H 7H 7H", None, False),
-        # the German Progressive sheet: "für 7 oder 8 Spieler wird ein drittes Kartendeck ... hinzugefügt"
+        # the German Progressive sheet: "für 7 oder 8 Spieler wird ein drittes Kartendeck ...
+        #                               hinzugefügt"
         ("progressive", "7H 7H 7H", 6, False),
         ("progressive", "7H 7H 7H", 7, True),
         ("progressive", "7H 7H 7H", None, True),
@@ -402,7 +423,8 @@ def test_california_has_no_jokers() -> None:
 def test_copies_are_limited_by_the_decks_in_play(
     preset: str, text: str, players: int | None, valid: bool
 ) -> None:
-    # docs/rules.md §2: "at most 2 copies with two decks, 3 with three. Jokers: at most the number of
+    # docs/rules.md §2: "at most 2 copies with two decks, 3 with three. Jokers: at most the number
+    # of
     # jokers in play." docs/rules.md §5 Decision: without players, the largest table.
     reading = meld(preset, text, "set", players)
     assert reading.valid is valid, codes(reading)

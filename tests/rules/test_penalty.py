@@ -1,4 +1,5 @@
-"""What cards left in hand cost (docs/rules.md §3): every preset's card values and the sheets' examples."""
+"""What cards left in hand cost (docs/rules.md §3): every preset's card values and the sheets'
+examples."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from rules import Card, find_ruleset, penalty
 
 RANKS = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
 
-# the German Liverpool sheet: "Strafwerte der Karten am Rundenende: Ass = 15, K/D/B/10 = 10 je, 9–2 = 5 je, Joker = 15."
+# the German Liverpool sheet: "Strafwerte der Karten am Rundenende: Ass = 15, K/D/B/10 = 10 je, 9–2
+#                             = 5 je, Joker = 15."
 # the Dutch Liverpool sheet: "Aas = 15, H/V/B/10 = 10 elk, 9-2 = 5 elk, Joker = 15."
 # the Italian Liverpool sheet: "Asso = 15, R/D/F/10 = 10 ciascuno, 9-2 = 5 ciascuno, Jolly = 15."
 LIVERPOOL_VALUES = (
@@ -22,7 +24,8 @@ LIVERPOOL_VALUES = (
 CONTRACT_RUMMY_VALUES = (
     {"A": 15, **{str(n): n for n in range(2, 11)}} | dict.fromkeys(["J", "Q", "K"], 10) | {"JK": 15}
 )
-# the German Progressive sheet: "Joker = 25 Punkte, Asse = 15 Punkte, Könige / Damen / Buben / Zehnen = je 10 Punkte, alle
+# the German Progressive sheet: "Joker = 25 Punkte, Asse = 15 Punkte, Könige / Damen / Buben /
+#                               Zehnen = je 10 Punkte, alle
 #      anderen Karten = je 5 Punkte."
 PROGRESSIVE_VALUES = LIVERPOOL_VALUES | {"JK": 25}
 # docs/rules.md §3.3 california Decision: "a queen left in hand costs what a joker would (25)"
@@ -71,14 +74,16 @@ def test_norwegian_example() -> None:
 
 @pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
 def test_liverpool_joker_costs_fifteen(preset: str) -> None:
-    # the German Liverpool sheet: "Ein Joker, der sich am Rundenende noch in der Hand befindet, gibt 15 Strafpunkte."
+    # the German Liverpool sheet: "Ein Joker, der sich am Rundenende noch in der Hand befindet, gibt
+    #                             15 Strafpunkte."
     assert penalty(find_ruleset(preset), C("JK")).total == 15
     assert penalty(find_ruleset(preset), C("4S 8H QD JK")).total == 5 + 5 + 10 + 15
 
 
 @pytest.mark.parametrize("preset", [p for p in PROGRESSIVE_FAMILY if p != "california"])
 def test_progressive_joker_costs_twenty_five(preset: str) -> None:
-    # the German Progressive sheet: "Keine Joker horten. Sie sind je 25 Punkte wert, wenn man sie mit ihnen erwischt."
+    # the German Progressive sheet: "Keine Joker horten. Sie sind je 25 Punkte wert, wenn man sie
+    #                               mit ihnen erwischt."
     assert penalty(find_ruleset(preset), C("JK")).total == 25
     assert penalty(find_ruleset(preset), C("4S 8H QD JK")).total == 5 + 5 + 10 + 25
 
@@ -116,7 +121,8 @@ def test_house_points() -> None:
         ("california", "JK", None),
         # docs/rules.md §2: "Jokers: at most the number of jokers in play" (6 with three decks).
         ("liverpool", "JK JK JK JK JK JK JK", None),
-        # docs/rules.md §2: "The same card may appear once per deck in play": contract-rummy deals two.
+        # docs/rules.md §2: "The same card may appear once per deck in play": contract-rummy deals
+        # two.
         ("contract-rummy", "AS AS AS", None),
         ("liverpool", "AS AS AS", 4),  # two decks for up to 4 players
     ],

@@ -70,7 +70,8 @@ def sets_with_wilds(draw: st.DrawFn) -> tuple[str, list[Card]]:
 @FAST
 @given(runs_with_wilds())
 def test_a_valid_run_stays_valid_read_in_reverse(case: tuple[str, list[Card]]) -> None:
-    # docs/rules.md §2 Decision: "a run is read low to high, unless its naturals descend (which takes at
+    # docs/rules.md §2 Decision: "a run is read low to high, unless its naturals descend (which
+    # takes at
     # least two naturals), then high to low." -- so the reading needs two naturals to turn round.
     preset, cards = case
     ruleset = find_ruleset(preset)
@@ -94,7 +95,8 @@ def test_a_valid_run_stays_valid_read_in_reverse(case: tuple[str, list[Card]]) -
 def test_natural_runs_are_valid_both_ways(
     preset: str, length: int, suit: Suit, data: st.DataObject
 ) -> None:
-    # the German Liverpool sheet: "Eine „Sequenz” besteht aus vier oder mehr Karten derselben Farbe in
+    # the German Liverpool sheet: "Eine „Sequenz” besteht aus vier oder mehr Karten derselben Farbe
+    #                             in
     #      aufeinanderfolgenden Werten." (ace low or high, docs/rules.md §2)
     low = data.draw(st.integers(1, 14 - length + 1))
     cards = [at(value, suit) for value in range(low, low + length)]
@@ -153,7 +155,8 @@ VALUES: dict[str, dict[str, int]] = {
     # the Norwegian sheet: "4 + 8 + 10 + 15 = 37"; docs/rules.md §3.2: A 15
     "contract-rummy": {"A": 15, "J": 10, "Q": 10, "K": 10, "JK": 15}
     | {str(n): n for n in range(2, 11)},
-    # the German Progressive sheet: "Joker = 25 Punkte, Asse = 15 Punkte, Könige / Damen / Buben / Zehnen = je 10 Punkte,
+    # the German Progressive sheet: "Joker = 25 Punkte, Asse = 15 Punkte, Könige / Damen / Buben /
+    #                               Zehnen = je 10 Punkte,
     #      alle anderen Karten = je 5 Punkte."
     **{p: _FIVES | {"JK": 25} for p in PROGRESSIVE_FAMILY},
     # docs/rules.md §3.3 california: "a queen left in hand costs what a joker would (25)"

@@ -1,4 +1,5 @@
-"""Joker swaps (docs/rules.md §3): who may take a joker off the table, for which natural, and where the
+"""Joker swaps (docs/rules.md §3): who may take a joker off the table, for which natural, and where
+the
 freed joker must go."""
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def swap(
 def test_liverpool_swap_for_the_natural_the_joker_stands_for(
     preset: str, down: str, meld: str, card: str, expected: str
 ) -> None:
-    # the German Liverpool sheet: "Joker-Tausch: Wenn Sie in Ihrem Zug (während der Meldungs- oder Anlegephase) die
+    # the German Liverpool sheet: "Joker-Tausch: Wenn Sie in Ihrem Zug (während der Meldungs- oder
+    #                             Anlegephase) die
     #      natürliche Karte besitzen, die ein auf dem Tisch liegender Joker darstellt, dürfen Sie
     #      Ihre natürliche Karte gegen diesen Joker tauschen und den zurückgeholten Joker sofort als
     #      Wildkarte in Ihrer eigenen Meldung verwenden."
@@ -83,7 +85,8 @@ def test_liverpool_swap_for_the_natural_the_joker_stands_for(
 def test_liverpool_swap_needs_the_card_the_joker_stands_for(
     preset: str, meld: str, card: str
 ) -> None:
-    # the Dutch Liverpool sheet: "als je de natuurlijke kaart bezit die een joker op tafel vertegenwoordigt"
+    # the Dutch Liverpool sheet: "als je de natuurlijke kaart bezit die een joker op tafel
+    #                            vertegenwoordigt"
     verdict = swap(preset, meld, card)
     assert not verdict.valid
     assert [(v.code, v.card) for v in verdict.violations] == [("swap_card_mismatch", card)]
@@ -91,7 +94,8 @@ def test_liverpool_swap_needs_the_card_the_joker_stands_for(
 
 @pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
 def test_liverpool_swap_of_a_gap_joker_among_several(preset: str) -> None:
-    # docs/api.md: "joker (index of the wild card in meld; required when the meld holds more than one)"
+    # docs/api.md: "joker (index of the wild card in meld; required when the meld holds more than
+    # one)"
     verdict = swap(preset, "5H JK JK 8H", "7H", joker=2)
     assert verdict.valid
     assert result(verdict) == "5H JK 7H 8H"
@@ -121,7 +125,8 @@ def test_contract_rummy_set_jokers_are_locked(down: str, meld: str) -> None:
 
 @pytest.mark.parametrize(("meld", "card"), [("5H JK 7H 8H", "6H"), ("JK 5H 6H 7H", "4H")])
 def test_contract_rummy_run_swap_after_an_earlier_turns_contract(meld: str, card: str) -> None:
-    # the Norwegian sheet: "Når du allerede har lagt kontrakt på en tidligere tur, kan du på din tur bytte inn det
+    # the Norwegian sheet: "Når du allerede har lagt kontrakt på en tidligere tur, kan du på din tur
+    #                      bytte inn det
     #      ekte kortet og bruke jokeren et annet sted på bordet samme tur. Den kan ikke lagres på
     #      hånden."
     verdict = swap("contract-rummy", meld, card, "earlier_turn")
@@ -140,7 +145,8 @@ def test_contract_rummy_run_swap_needs_the_right_card() -> None:
 
 
 def test_contract_rummy_no_swaps_in_the_whole_hand_round() -> None:
-    # the Norwegian sheet: round 7 is laid all at once and ends the round: no contract from an earlier turn.
+    # the Norwegian sheet: round 7 is laid all at once and ends the round: no contract from an
+    #                      earlier turn.
     assert not swap("contract-rummy", "5H JK 7H 8H", "6H", number=7).valid
 
 
@@ -220,7 +226,8 @@ def test_a_round_the_ruleset_does_not_have() -> None:
 @pytest.mark.parametrize(
     ("meld", "players", "expected"),
     [
-        # docs/rules.md §2: "The same card may appear once per deck in play: at most 2 copies with two
+        # docs/rules.md §2: "The same card may appear once per deck in play: at most 2 copies with
+        # two
         # decks, 3 with three." The natural comes from the hand, on top of the meld's own.
         ("7H 7H 7H JK", None, ["too_many_copies"]),  # a fourth 7H: three decks at most
         ("7H 7H JK", None, []),

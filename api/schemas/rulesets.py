@@ -3,89 +3,81 @@ preset with some of its parameters replaced — as a request names it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from rules import MAX_SEATS, PARAMETERS, PRESETS
+from rules import PARAMETERS, PRESETS
+from rules.ruleset import STORED
 
-from ..fields import RANK_PATTERN, RulesetField, StrictBoolean, integer
-from .common import MAX_ROUND, ContractSchema
+from ..fields import RulesetField, StrictBoolean, integer
+from .common import ContractSchema
+
+# --- the engine's schemas as marshmallow fields ---------------------------------------------
+#
+# The engine describes every house option, and every entry of a ruleset as it is shown, as
+# JSON Schema (rules.parameters, rules.ruleset.STORED). Each becomes the marshmallow field
+# that loads or dumps it, and apispec writes that field back into the document: the bounds a
+# client reads are the ones the request is checked against, and the ones the engine checks.
+
+#: The named shapes (a JSON Schema's ``title``), each one schema and one OpenAPI component; a
+#: contract is shown as every other response shows it.
+SHAPES: dict[str, type[ma.Schema]] = {"Contract": ContractSchema}
+
+
+def field_for(schema: Mapping[str, Any], **options: Any) -> fields.Field[Any]:
+    """The field for the values a JSON Schema of the engine allows (the parts it uses)."""
+    metadata = {key: schema[key] for key in ("description", "example") if key in schema}
+    options = {"metadata": metadata, "allow_none": bool(schema.get("nullable")), **options}
+    kind = schema["type"]
+    if kind == "boolean":
+        return StrictBoolean(**options)
+    if kind == "integer":
+        return integer(
+            validate=validate.Range(schema.get("minimum"), schema.get("maximum")), **options
+        )
+    if kind == "string":
+        checks: list[validate.Validator] = []
+        if "enum" in schema:
+            checks.append(validate.OneOf(schema["enum"]))
+        if "pattern" in schema:
+            checks.append(validate.Regexp(schema["pattern"]))
+        if "minLength" in schema or "maxLength" in schema:
+            checks.append(validate.Length(schema.get("minLength"), schema.get("maxLength")))
+        return fields.String(validate=checks, **options)
+    if kind == "array":
+        return fields.List(
+            field_for(schema["items"]),
+            validate=validate.Length(schema.get("minItems"), schema.get("maxItems")),
+            **options,
+        )
+    if "properties" in schema:
+        return fields.Nested(shape(schema), **options)
+    return fields.Dict(**options)
+
+
+def shape(schema: Mapping[str, Any]) -> type[ma.Schema]:
+    """The schema of a named object shape, made the first time the shape is met."""
+    title = schema["title"]
+    if title not in SHAPES:
+        required = set(schema.get("required", ()))
+        SHAPES[title] = ma.Schema.from_dict(
+            {
+                name: field_for(value, required=name in required)
+                for name, value in schema["properties"].items()
+            },
+            name=f"{title}Schema",
+        )
+    return SHAPES[title]
+
 
 # --- house rulesets ------------------------------------------------------------------------
 
-
-class RoundOptionSchema(ma.Schema):
-    contract = fields.String(
-        required=True,
-        validate=validate.Length(min=1, max=200),
-        metadata={"description": 'Like "1 set + 2 runs" or "1 run of 7".'},
-    )
-    hand_size = integer(required=True)
-    whole_hand = StrictBoolean()
-    discard_to_go_out = StrictBoolean()
-    exact_minimum = StrictBoolean()
-
-
-class TableOptionSchema(ma.Schema):
-    max_players = integer(required=True)
-    decks = integer(required=True)
-    jokers = integer(required=True)
-
-
-def _option_field(name: str) -> fields.Field[Any]:
-    """The field for one house option, from the engine's description of the parameter.
-
-    Plain kinds carry their bounds in :data:`rules.PARAMETERS`; the structured ones are given
-    their shape here and their values are checked by the engine, which names the option.
-    """
-    parameter = PARAMETERS[name]
-    kind = parameter.kind
-    meta = {"description": parameter.description}
-    if kind in ("bool", "exact_minimum"):
-        return StrictBoolean(metadata=meta)
-    if kind in ("int", "optional_int"):
-        return integer(
-            validate=validate.Range(parameter.low, parameter.high),
-            allow_none=kind == "optional_int",
-            metadata=meta,
-        )
-    if kind in ("round_count", "hand_size", "jokers"):
-        return integer(validate=validate.Range(min=0), metadata=meta)
-    if kind == "choice":
-        return fields.String(validate=validate.OneOf(parameter.choices), metadata=meta)
-    if kind == "ranks":
-        return fields.List(
-            fields.String(validate=validate.Regexp(RANK_PATTERN)),
-            validate=validate.Length(max=13),
-            metadata=meta,
-        )
-    if kind == "points":
-        return fields.Dict(
-            keys=fields.String(validate=validate.Length(min=1, max=5)),
-            values=integer(validate=validate.Range(min=0)),
-            validate=validate.Length(max=14),
-            metadata={**meta, "description": 'Points by rank and "JK", like {"JK": 25}.'},
-        )
-    if kind == "rounds":
-        return fields.List(
-            fields.Nested(RoundOptionSchema),
-            validate=validate.Length(min=1, max=MAX_ROUND),
-            metadata=meta,
-        )
-    if kind == "tables":
-        return fields.List(
-            fields.Nested(TableOptionSchema),
-            validate=validate.Length(min=1, max=MAX_SEATS),
-            metadata=meta,
-        )
-    # A kind this layer does not know yet: any JSON value, for the engine to judge.
-    return fields.Raw(metadata=meta)
-
-
 HouseOptionsSchema = ma.Schema.from_dict(
-    {name: _option_field(name) for name in PARAMETERS}, name="HouseOptionsSchema"
+    {name: field_for(parameter.json_schema()) for name, parameter in PARAMETERS.items()},
+    name="HouseOptionsSchema",
 )
 HouseOptionsSchema.error_messages = {
     "unknown": "unknown option; the options are: " + ", ".join(sorted(PARAMETERS))
@@ -108,78 +100,41 @@ def ruleset_field() -> RulesetField:
 
 # --- rulesets ------------------------------------------------------------------------------
 
+#: What the list of presets shows of each, and an example (None: the entry's own shape shows).
+SUMMARY: dict[str, Any] = {
+    "id": "liverpool",
+    "name": "Liverpool Rummy",
+    "family": "liverpool",
+    "players": None,
+    "round_count": 7,
+}
+_STORED = {entry.key: entry.schema for entry in STORED}
 
-class PlayersSchema(ma.Schema):
-    min = integer(required=True)
-    max = integer(required=True)
+
+def _shown(key: str, example: Any = None) -> fields.Field[Any]:
+    schema = _STORED[key] if example is None else {**_STORED[key], "example": example}
+    return field_for(schema, required=True)
 
 
-class RulesetSummarySchema(ma.Schema):
-    id = fields.String(required=True, metadata={"example": "liverpool"})
-    name = fields.String(required=True, metadata={"example": "Liverpool Rummy"})
-    family = fields.String(required=True, metadata={"example": "liverpool"})
-    players = fields.Nested(PlayersSchema, required=True)
-    round_count = integer(required=True, metadata={"example": 7})
+RulesetSummarySchema = ma.Schema.from_dict(
+    {key: _shown(key, example) for key, example in SUMMARY.items()},
+    name="RulesetSummarySchema",
+)
 
 
 class RulesetListSchema(ma.Schema):
     rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
 
 
-class RoundSchema(ma.Schema):
-    number = integer(required=True)
-    contract = fields.Nested(ContractSchema, required=True)
-    hand_size = integer(required=True)
-    min_cards = integer(required=True)
-    whole_hand = fields.Boolean(required=True)
-    discard_to_go_out = fields.Boolean(required=True)
-    exact_minimum = fields.Boolean(required=True)
+#: Every parameter of a preset (docs/rules.md §3 says what each means), and its rounds: what
+#: ``Ruleset.as_dict`` writes, entry by entry.
+RulesetDetailSchema = RulesetSummarySchema.from_dict(
+    {key: _shown(key) for key in _STORED if key not in SUMMARY}, name="RulesetDetailSchema"
+)
 
-
-class TableSchema(ma.Schema):
-    max_players = integer(required=True)
-    decks = integer(required=True)
-    jokers = integer(required=True)
-
-
-class RulesetDetailSchema(RulesetSummarySchema):
-    """Every parameter of a preset (docs/rules.md §3 says what each means), and its rounds."""
-
-    description = fields.String(required=True)
-    base = fields.String(required=True, allow_none=True)
-    options = fields.Dict(required=True)
-    tables = fields.List(fields.Nested(TableSchema), required=True)
-    wild_ranks = fields.List(fields.String(), required=True)
-    wild_rank_in_melds = fields.Boolean(required=True)
-    ace_low = fields.Boolean(required=True)
-    ace_high = fields.Boolean(required=True)
-    set_min = integer(required=True)
-    run_min = integer(required=True)
-    runs_may_touch = fields.Boolean(required=True)
-    same_suit_run_gap = integer(required=True)
-    layoff_timing = fields.String(required=True)
-    set_min_naturals = integer(required=True)
-    run_min_naturals = integer(required=True)
-    wilds_outside_span = integer(required=True, allow_none=True)
-    run_wilds_per_cards = integer(required=True, allow_none=True)
-    wilds_at_most_naturals = fields.Boolean(required=True)
-    wild_limits_on_layoff = fields.Boolean(required=True)
-    swaps = fields.Boolean(required=True)
-    swap_from_sets = fields.Boolean(required=True)
-    swap_from_runs = fields.Boolean(required=True)
-    swap_jokers_only = fields.Boolean(required=True)
-    swap_timing = fields.String(required=True)
-    freed_joker = fields.String(required=True)
-    buying = fields.Boolean(required=True)
-    buy_limit = integer(required=True, allow_none=True)
-    buy_penalty_cards = integer(required=True)
-    no_consecutive_buys = fields.Boolean(required=True)
-    buy_when_down = fields.Boolean(required=True)
-    go_out_by_melding = fields.Boolean(required=True)
-    points = fields.Dict(keys=fields.String(), values=integer(), required=True)
-    tie_break = fields.String(required=True)
-    cut_bonus = integer(required=True)
-    cutter = fields.String(required=True)
-    first_dealer = fields.String(required=True)
-    stock_exhausted = fields.String(required=True)
-    rounds = fields.List(fields.Nested(RoundSchema), required=True)
+#: The shapes the entries name, for whoever refers to one.
+PlayersSchema = SHAPES["Players"]
+RoundSchema = SHAPES["Round"]
+RoundOptionSchema = SHAPES["RoundOption"]
+TableSchema = SHAPES["Table"]
+PointsSchema = SHAPES["Points"]

@@ -1,7 +1,7 @@
 """Replaying the peer engine's ("May I?", DroopyTersen/mayi) test vectors against ours.
 
-``mayi_vectors.json`` (a copy of ``/work/shared/peer/mayi_vectors.json``; its format is §13 of
-``mayi_rules.md``) holds 381 vectors taken from the peer's own tests. :func:`replay` turns one
+``mayi_vectors.json`` (a copy of the May I? engine's vectors; their format is §13 of the May I?
+engine's rules) holds 381 vectors taken from the peer's own tests. :func:`replay` turns one
 vector into the question our engine answers — under the ``may-i`` preset and nothing else, no
 special cases — and returns what the engine says beside what the peer expects.
 

@@ -1,21 +1,14 @@
-"""Buying the discard out of turn (RULES §3): who wins it, who may not buy, and its price."""
+"""Buying the discard out of turn (docs/rules.md §3): who wins it, who may not buy, and its
+price."""
 
 from __future__ import annotations
 
 import pytest
+from conftest import ALL_PRESETS
 
 import rules
 from rules import check_buy, find_ruleset
 
-LIVERPOOL_FAMILY = ("liverpool", "liverpool-9", "liverpool-fixed-hand", "liverpool-no-buy")
-PROGRESSIVE_FAMILY = (
-    "progressive",
-    "shanghai",
-    "california",
-    "progressive-no-buy",
-    "double-progressive",
-)
-ALL_PRESETS = (*LIVERPOOL_FAMILY, "contract-rummy", *PROGRESSIVE_FAMILY)
 NO_BUY = ("liverpool-no-buy", "progressive-no-buy")
 BUYING = tuple(p for p in ALL_PRESETS if p not in NO_BUY)
 LIMIT_THREE = tuple(p for p in BUYING if p != "contract-rummy")
@@ -60,11 +53,14 @@ def reasons(verdict: rules.BuyVerdict, seat: int) -> set[str]:
 def test_the_caller_nearest_after_the_player_on_turn_wins(
     preset: str, seats: int, on_turn: int, callers: list[int], winner: int
 ) -> None:
-    # 000: "Wenn zwei oder mehr Spieler gleichzeitig ankündigen, gewinnt derjenige Käufer, der dem
+    # the German Liverpool sheet: "Wenn zwei oder mehr Spieler gleichzeitig ankündigen, gewinnt
+    #                             derjenige Käufer, der dem
     #      aktuellen Spieler (im Uhrzeigersinn) am nächsten sitzt."
-    # 002: "Vil flere kjøpe, har spilleren som står nærmest i den kommende turrekkefølgen
+    # the Norwegian sheet: "Vil flere kjøpe, har spilleren som står nærmest i den kommende
+    #                      turrekkefølgen
     #      prioritet."
-    # RULES §3.3 Decision: "nearest in turn order after the player on turn wins, as in the other
+    # docs/rules.md §3.3 Decision: "nearest in turn order after the player on turn wins, as in the
+    # other
     # rulesets."
     verdict = buy(preset, seats, on_turn, callers)
     assert verdict.winner == winner
@@ -75,8 +71,9 @@ def test_the_caller_nearest_after_the_player_on_turn_wins(
 
 @pytest.mark.parametrize("preset", BUYING)
 def test_the_discarder_cannot_buy_it_back(preset: str) -> None:
-    # RULES §3.1 Decision (all rulesets): "the player who discarded the card cannot buy it back"
-    # API.md: "own_discard: the caller threw that card, i.e. sits just before on_turn"
+    # docs/rules.md §3.1 Decision (all rulesets): "the player who discarded the card cannot buy it
+    # back"
+    # docs/api.md: "own_discard: the caller threw that card, i.e. sits just before on_turn"
     verdict = buy(preset, 4, 2, [1])
     assert verdict.winner is None
     assert verdict.penalty_cards == 0
@@ -88,8 +85,10 @@ def test_the_discarder_cannot_buy_it_back(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_the_player_on_turn_does_not_buy(preset: str) -> None:
-    # RULES §3.1 Decision: "the player on turn does not buy (taking the discard is that player's
-    # draw)." 004: "Der aktive Spieler hat immer das erste Vorkaufsrecht auf die Ablagekarte."
+    # docs/rules.md §3.1 Decision: "the player on turn does not buy (taking the discard is that
+    # player's
+    # draw)." the German Progressive sheet: "Der aktive Spieler hat immer das erste Vorkaufsrecht
+    # auf die Ablagekarte."
     with pytest.raises(rules.MoveError) as caught:
         buy(preset, 4, 2, [2, 3])
     assert caught.value.field == "callers"
@@ -106,9 +105,10 @@ def test_nobody_calls(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", LIMIT_THREE)
 def test_three_buys_a_round_at_most(preset: str) -> None:
-    # 000: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen. Nach dem dritten Kauf darf nicht
+    # the German Liverpool sheet: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen. Nach dem
+    #                             dritten Kauf darf nicht
     #      mehr in dieser Runde gekauft werden."
-    # 004: "Jeder Spieler darf maximal 3 Mal pro Runde kaufen."
+    # the German Progressive sheet: "Jeder Spieler darf maximal 3 Mal pro Runde kaufen."
     verdict = buy(preset, 5, 0, [1, 2], {1: 3, 2: 2})
     assert verdict.winner == 2
     assert reasons(verdict, 1) == {"buy_limit_reached"}
@@ -119,7 +119,8 @@ def test_three_buys_a_round_at_most(preset: str) -> None:
 
 
 def test_contract_rummy_has_no_buy_limit() -> None:
-    # 002: "Ikke avtal maks to kjøp og kall det denne grunnregelen; kjøpsgrenser finnes i andre
+    # the Norwegian sheet: "Ikke avtal maks to kjøp og kall det denne grunnregelen; kjøpsgrenser
+    #                      finnes i andre
     #      varianter."
     verdict = buy("contract-rummy", 5, 0, [1], {1: 12})
     assert verdict.winner == 1
@@ -127,7 +128,8 @@ def test_contract_rummy_has_no_buy_limit() -> None:
 
 
 def test_contract_rummy_no_two_discards_in_a_row() -> None:
-    # 002: "Nye synlige avkastkort kan også kjøpes, men samme spiller kan ikke ta to påfølgende
+    # the Norwegian sheet: "Nye synlige avkastkort kan også kjøpes, men samme spiller kan ikke ta to
+    #                      påfølgende
     #      kort på denne måten."
     verdict = buy("contract-rummy", 5, 0, [1, 2], previous=1)
     assert verdict.winner == 2
@@ -146,7 +148,8 @@ def test_buying_two_in_a_row_is_fine_elsewhere(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", NO_BUY)
 def test_no_buy_variants_refuse_every_caller(preset: str) -> None:
-    # 000: "No-Buy-Liverpool: Kaufen ist nicht erlaubt"; 004: "Streng ohne Kaufen: Entfernt die
+    # the German Liverpool sheet: "No-Buy-Liverpool: Kaufen ist nicht erlaubt"; the German
+    #                             Progressive sheet: "Streng ohne Kaufen: Entfernt die
     #      Kaufregel"
     verdict = buy(preset, 5, 0, [1, 2, 3])
     assert verdict.winner is None
@@ -170,14 +173,14 @@ def test_every_reason_a_caller_may_not_buy_is_given() -> None:
 
 @pytest.mark.parametrize("preset", BUYING)
 def test_the_buyer_takes_one_penalty_card(preset: str) -> None:
-    # 000: "Der Käufer nimmt die Ablage UND eine Strafkarte vom Talon"
-    # 002: "Varianten bruker ett straffekort ved kjøp, ikke Shanghais to."
-    # 004: "Sie müssen dann auch eine Strafkarte vom Talon nehmen."
+    # the German Liverpool sheet: "Der Käufer nimmt die Ablage UND eine Strafkarte vom Talon"
+    # the Norwegian sheet: "Varianten bruker ett straffekort ved kjøp, ikke Shanghais to."
+    # the German Progressive sheet: "Sie müssen dann auch eine Strafkarte vom Talon nehmen."
     assert buy(preset, 4, 0, [2]).penalty_cards == 1
 
 
 def test_house_option_two_penalty_cards() -> None:
-    # 002: "Noen norske bord bruker ... flere straffekort ved kjøp"
+    # the Norwegian sheet: "Noen norske bord bruker ... flere straffekort ved kjøp"
     house = find_ruleset("contract-rummy").with_options({"buy_penalty_cards": 2})
     assert check_buy(house, 1, 4, 0, [2]).penalty_cards == 2
 

@@ -1,4 +1,4 @@
-"""Card notation (RULES §2): canonical form, lenient parsing, round trips, quoted errors."""
+"""Card notation (docs/rules.md §2): canonical form, lenient parsing, round trips, quoted errors."""
 
 from __future__ import annotations
 
@@ -7,16 +7,13 @@ import pickle
 from collections import Counter
 
 import pytest
+from conftest import C
 
 import rules
 from rules import Card, Rank, Suit
 
 
-def C(text: str) -> tuple[Card, ...]:
-    return rules.parse_cards(text.split())
-
-
-# RULES §2: "Ranks A 2 3 … 10 J Q K, suits S H D C; a card is rank then suit: 10H, QS, AD.
+# docs/rules.md §2: "Ranks A 2 3 … 10 J Q K, suits S H D C; a card is rank then suit: 10H, QS, AD.
 # A joker is JK. Parsing is case-insensitive, accepts T for ten and the suit symbols ♠ ♥ ♦ ♣;
 # output is always the canonical form above."
 @pytest.mark.parametrize(
@@ -52,8 +49,11 @@ def test_parse_gives_the_canonical_form(text: str, canonical: str) -> None:
     assert str(Card.parse(text)) == canonical
 
 
+ALL_CARDS = (*rules.DECK, rules.JOKER)
+
+
 def test_every_rank_and_suit_spelled_as_rules_section_2_has_it() -> None:
-    # RULES §2: "Ranks A 2 3 … 10 J Q K, suits S H D C"
+    # docs/rules.md §2: "Ranks A 2 3 … 10 J Q K, suits S H D C"
     ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
     suits = "S H D C".split()
     assert [rank.symbol for rank in Rank] == ranks
@@ -99,7 +99,7 @@ def test_parsed_card_has_rank_and_suit() -> None:
 
 
 def test_cards_are_values_usable_in_counters_and_sets() -> None:
-    # RULES §2: "The same card may appear once per deck in play" -- so copies must count.
+    # docs/rules.md §2: "The same card may appear once per deck in play" -- so copies must count.
     counted = Counter(C("9S 9s 9♠ 10H TH JK jk"))
     assert counted[Card.parse("9S")] == 3
     assert counted[Card.parse("10H")] == 2
@@ -114,6 +114,29 @@ def test_cards_are_immutable() -> None:
     with pytest.raises(AttributeError, match="cannot be changed"):
         del card.suit
     assert card == Card.parse("QS")
+
+
+def test_every_spelling_reads_as_the_card_it_names() -> None:
+    # docs/rules.md §2: rank then suit, any case, T for ten, the suit symbols; JK for a joker.
+    from rules.cards import SPELLINGS
+
+    for text, card in SPELLINGS.items():
+        assert Card.parse(text) is card
+        assert Card.parse(f" {text}\t") is card
+        if card is rules.JOKER:
+            assert text.upper() in ("JK", "JOKER", "🃏")
+        else:
+            assert str(card)[-1] in text.upper() or text[-1] in "♠♥♦♣♤♡♢♧"
+    # 13 ranks (and T) in two cases, before 16 ways to write a suit; the joker in 37.
+    assert len(SPELLINGS) == 19 * 16 + 4 + 32 + 1
+    assert {str(card) for card in SPELLINGS.values()} == {str(card) for card in ALL_CARDS}
+
+
+def test_a_cards_text_is_its_canonical_spelling() -> None:
+    for card in ALL_CARDS:
+        assert card.text == str(card) and Card.parse(card.text) is card
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        rules.JOKER.text = "JOKER"  # type: ignore[misc]
 
 
 def test_each_card_exists_once() -> None:

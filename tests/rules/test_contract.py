@@ -1,4 +1,5 @@
-"""The contract check (RULES §3, §4, §5): each round's contract, exact minimums, touching runs,
+"""The contract check (docs/rules.md §3, §4, §5): each round's contract, exact minimums, touching
+runs,
 the hand the melds come from, going out, and copies by decks in play."""
 
 from __future__ import annotations
@@ -6,19 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, codes
 
 import rules
-from rules import Card, check_contract, find_ruleset
+from rules import check_contract, find_ruleset
 
-LIVERPOOL_FAMILY = ("liverpool", "liverpool-9", "liverpool-fixed-hand", "liverpool-no-buy")
-PROGRESSIVE_FAMILY = (
-    "progressive",
-    "shanghai",
-    "california",
-    "progressive-no-buy",
-    "double-progressive",
-)
-ALL_PRESETS = (*LIVERPOOL_FAMILY, "contract-rummy", *PROGRESSIVE_FAMILY)
 EVERY_ROUND = [
     (preset, number)
     for preset in ALL_PRESETS
@@ -26,10 +19,6 @@ EVERY_ROUND = [
 ]
 # Cards the example melds never use (no queens: they are wild in California).
 SPARE = ["2C", "3C", "4C", "5C"]
-
-
-def C(text: str) -> tuple[Card, ...]:
-    return rules.parse_cards(text.split())
 
 
 def example(preset: str, number: int) -> list[list[str]]:
@@ -70,10 +59,6 @@ def check(
     )
 
 
-def codes(verdict: rules.ContractVerdict) -> list[str]:
-    return [v.code for v in verdict.violations]
-
-
 def where(verdict: rules.ContractVerdict) -> list[tuple[str, int | None, str | None]]:
     return [(v.code, v.meld, v.card) for v in verdict.violations]
 
@@ -83,7 +68,8 @@ def where(verdict: rules.ContractVerdict) -> list[tuple[str, int | None, str | N
 
 @pytest.mark.parametrize(("preset", "number"), EVERY_ROUND)
 def test_the_contract_at_its_minimum_is_valid(preset: str, number: int) -> None:
-    # 000: "In jedem Zug ... darf seinen Kontrakt ablegen, sobald die Anforderungen erfüllt sind"
+    # the German Liverpool sheet: "In jedem Zug ... darf seinen Kontrakt ablegen, sobald die
+    #                             Anforderungen erfüllt sind"
     melds = example(preset, number)
     verdict = check(preset, number, melds)
     assert verdict.valid, where(verdict)
@@ -91,7 +77,8 @@ def test_the_contract_at_its_minimum_is_valid(preset: str, number: int) -> None:
     spec = find_ruleset(preset).round(number).contract
     assert [m.type for m in verdict.melds] == [s.type for s in spec.melds]
     assert [rules.format_cards(m.cards) for m in verdict.melds] == melds
-    # API.md: remaining "when hand was given"; RULES §4: goes_out "without the hand it is null"
+    # docs/api.md: remaining "when hand was given"; docs/rules.md §4: goes_out "without the hand it
+    # is null"
     assert verdict.remaining is None
     assert verdict.goes_out is None
     assert verdict.contract == spec
@@ -99,9 +86,11 @@ def test_the_contract_at_its_minimum_is_valid(preset: str, number: int) -> None:
 
 @pytest.mark.parametrize(("preset", "number"), EVERY_ROUND)
 def test_a_partial_or_padded_contract_is_a_mismatch(preset: str, number: int) -> None:
-    # 002: "Du kan ikke legge bare ett sett og spare resten av kontrakten til neste tur."
-    # 004: "teilweise Verträge dürfen nicht gemeldet werden."
-    # 000: "nachdem er liegt, können keine weiteren Bücher oder Sequenzen als eigenständige
+    # the Norwegian sheet: "Du kan ikke legge bare ett sett og spare resten av kontrakten til neste
+    #                      tur."
+    # the German Progressive sheet: "teilweise Verträge dürfen nicht gemeldet werden."
+    # the German Liverpool sheet: "nachdem er liegt, können keine weiteren Bücher oder Sequenzen als
+    #                             eigenständige
     #      Meldungen hinzugefügt werden"
     melds = example(preset, number)
     assert "contract_mismatch" in codes(check(preset, number, melds[:-1]))
@@ -140,9 +129,11 @@ def test_the_wrong_kind_of_meld_is_a_mismatch(
 
 @pytest.mark.parametrize(("preset", "number"), EVERY_ROUND)
 def test_longer_melds_only_where_the_round_allows(preset: str, number: int) -> None:
-    # 000: "Ein „Buch” besteht aus drei oder mehr Karten" / "Eine „Sequenz” besteht aus vier oder
-    #      mehr Karten" -- contract melds may be longer (RULES §3.1, §3.3 Decision);
-    # 002: "I første utlegg i runde 1–6 legger du nøyaktig kontraktens minimum: tre per sett og
+    # the German Liverpool sheet: "Ein „Buch” besteht aus drei oder mehr Karten" / "Eine „Sequenz”
+    #                             besteht aus vier oder
+    #      mehr Karten" -- contract melds may be longer (docs/rules.md §3.1, §3.3 Decision);
+    # the Norwegian sheet: "I første utlegg i runde 1–6 legger du nøyaktig kontraktens minimum: tre
+    #                      per sett og
     #      fire per rekke."
     exact = preset == "contract-rummy" and number <= 6
     base = example(preset, number)
@@ -155,8 +146,9 @@ def test_longer_melds_only_where_the_round_allows(preset: str, number: int) -> N
             assert verdict.valid, (index, where(verdict))
 
 
-def test_contract_rummy_seed_example_round_two() -> None:
-    # 002: "Eksempel, runde 2: Du holder tre 9-ere og hjerter 4–5–6–7–8. Kontrakten er sett +
+def test_contract_rummy_sheet_example_round_two() -> None:
+    # the Norwegian sheet: "Eksempel, runde 2: Du holder tre 9-ere og hjerter 4–5–6–7–8. Kontrakten
+    #                      er sett +
     #      rekke. Legg 9-erne og hjerter 4–5–6–7. Hjerter 8 må vente til en senere tur"
     hand = "9C 9D 9S 4H 5H 6H 7H 8H 2S KD JC".split()
     verdict = check("contract-rummy", 2, [["9C", "9D", "9S"], ["4H", "5H", "6H", "7H"]], hand)
@@ -172,7 +164,7 @@ def test_contract_rummy_seed_example_round_two() -> None:
 
 @pytest.mark.parametrize("number", [1, 4, 5])
 def test_contract_rummy_four_of_a_kind_exceeds_the_minimum(number: int) -> None:
-    # 002: "tre per sett"
+    # the Norwegian sheet: "tre per sett"
     melds = example("contract-rummy", number)
     melds[0] = [*melds[0], "9C"]
     assert where(check("contract-rummy", number, melds)) == [("exceeds_contract_minimum", 0, None)]
@@ -183,8 +175,9 @@ def test_contract_rummy_four_of_a_kind_exceeds_the_minimum(number: int) -> None:
     [("liverpool", 7), ("liverpool-9", 7), ("liverpool-fixed-hand", 7), ("liverpool-no-buy", 7)],
 )
 def test_liverpool_round_seven_is_one_run_of_seven_or_more(preset: str, number: int) -> None:
-    # 000: "Runde 7: Eine Sequenz aus sieben Karten einer einzigen Farbe (S7)."
-    # 003: "Mano 7: Una scala di sette dello stesso seme (S7)."
+    # the German Liverpool sheet: "Runde 7: Eine Sequenz aus sieben Karten einer einzigen Farbe
+    #                             (S7)."
+    # the Italian Liverpool sheet: "Mano 7: Una scala di sette dello stesso seme (S7)."
     assert check(preset, number, [["4H", "5H", "6H", "7H", "8H", "9H", "10H"]]).valid
     assert check(preset, number, ["4H 5H 6H 7H 8H 9H 10H JH".split()]).valid
     verdict = check(preset, number, ["4H 5H 6H 7H 8H 9H JK".split()])
@@ -199,11 +192,11 @@ def test_liverpool_round_seven_is_one_run_of_seven_or_more(preset: str, number: 
 
 
 def test_liverpool_nine_round_nine_needs_runs_of_five() -> None:
-    # 000: "2 Sequenzen zu je 5 (S5-S5) in Runde 9"
+    # the German Liverpool sheet: "2 Sequenzen zu je 5 (S5-S5) in Runde 9"
     verdict = check("liverpool-9", 9, ["4H 5H 6H 7H".split(), "8S 9S 10S JS QS".split()])
     assert where(verdict) == [("run_too_short", 0, None)]
     assert check("liverpool-9", 9, ["4H 5H 6H 7H 8H".split(), "8S 9S 10S JS QS".split()]).valid
-    # 000: "3 Sequenzen zu je 4 (S-S-S) in Runde 8"
+    # the German Liverpool sheet: "3 Sequenzen zu je 4 (S-S-S) in Runde 8"
     runs = ["4H 5H 6H 7H".split(), "8S 9S 10S JS".split(), "AC 2C 3C 4C".split()]
     assert check("liverpool-9", 8, runs).valid
     assert "contract_mismatch" in codes(check("liverpool-9", 8, runs[:2]))
@@ -219,7 +212,8 @@ def test_liverpool_nine_round_nine_needs_runs_of_five() -> None:
 @pytest.mark.parametrize(
     ("first", "second", "touch"),
     [
-        # 002: "To rekker i samme sort kan ikke bare være to sammenhengende deler av én lang rekke.
+        # the Norwegian sheet: "To rekker i samme sort kan ikke bare være to sammenhengende deler av
+        #                      én lang rekke.
         #      De må ha et mellomrom eller overlappe i verdi, med egne fysiske kort i hver rekke."
         ("4H 5H 6H 7H", "8H 9H 10H JH", True),
         ("8H 9H 10H JH", "4H 5H 6H 7H", True),
@@ -235,7 +229,7 @@ def test_liverpool_nine_round_nine_needs_runs_of_five() -> None:
 def test_contract_rummy_runs_of_one_suit_may_not_touch(
     number: int, extra: list[list[str]], first: str, second: str, touch: bool
 ) -> None:
-    # RULES §5 Decision: "the two-runs-must-not-touch rule applies to every contract of that
+    # docs/rules.md §5 Decision: "the two-runs-must-not-touch rule applies to every contract of that
     # ruleset with two or more runs of one suit, round 7 included."
     melds = [*extra, first.split(), second.split()]
     if number == 7:  # the whole-hand round: the third run must not be touched by the others
@@ -255,7 +249,7 @@ def test_contract_rummy_runs_of_one_suit_may_not_touch(
     + [("liverpool-9", 8), ("liverpool-9", 9), ("progressive", 7), ("shanghai", 7)],
 )
 def test_runs_may_touch_in_every_other_preset(preset: str, number: int) -> None:
-    # RULES §3.1: "Runs of one suit may touch (♥4–7 and ♥8–J are two legal runs); only
+    # docs/rules.md §3.1: "Runs of one suit may touch (♥4–7 and ♥8–J are two legal runs); only
     # contract-rummy forbids it."
     melds = example(preset, number)
     runs = [i for i, m in enumerate(melds) if m[0][:-1] != m[1][:-1]]
@@ -279,7 +273,8 @@ def test_cards_not_in_hand_are_named() -> None:
 
 
 def test_a_card_melded_twice_must_be_held_twice() -> None:
-    # RULES §1: duplicates exist only because two or three decks are in play -- each copy counts.
+    # docs/rules.md §1: duplicates exist only because two or three decks are in play -- each copy
+    # counts.
     hand = "9C 9C 9D 4H 5H 6H 7H 2S".split()
     verdict = check("liverpool", 2, [["9C", "9C", "9D"], ["4H", "5H", "6H", "7H"]], hand)
     assert verdict.valid
@@ -295,7 +290,8 @@ def test_remaining_is_the_hand_minus_the_melds_in_canonical_form() -> None:
     assert rules.format_cards(verdict.remaining or ()) == ["2S", "10H", "JK"]
 
 
-# --- going out (RULES §4) ---------------------------------------------------------------------
+# --- going out (docs/rules.md §4)
+# ---------------------------------------------------------------------
 
 
 def _round_kind(preset: str, number: int) -> str:
@@ -307,11 +303,13 @@ def _round_kind(preset: str, number: int) -> str:
 
 def test_round_kinds_are_as_the_sheets_say() -> None:
     kinds = {(p, n): _round_kind(p, n) for p, n in EVERY_ROUND}
-    # 000: round 7 needs no discard but is not laid as the whole hand (lay-offs may follow).
+    # the German Liverpool sheet: round 7 needs no discard but is not laid as the whole hand
+    #                             (lay-offs may follow).
     assert {p: kinds[(p, 7)] for p in LIVERPOOL_FAMILY} == dict.fromkeys(
         LIVERPOOL_FAMILY, "no_discard"
     )
-    # 002/004: round 7 is the whole hand; shanghai's round 8 too (RULES §3.3 Decision).
+    # 002/the German Progressive sheet: round 7 is the whole hand; shanghai's round 8 too
+    # (docs/rules.md §3.3 Decision).
     assert {p: kinds[(p, 7)] for p in ("contract-rummy", *PROGRESSIVE_FAMILY)} == dict.fromkeys(
         ("contract-rummy", *PROGRESSIVE_FAMILY), "whole_hand"
     )
@@ -322,7 +320,8 @@ def test_round_kinds_are_as_the_sheets_say() -> None:
 
 @pytest.mark.parametrize(("preset", "number"), EVERY_ROUND)
 def test_goes_out_with_the_hand_given(preset: str, number: int) -> None:
-    # RULES §4: "goes_out ... is true when the player can end the round on this turn: in a round
+    # docs/rules.md §4: "goes_out ... is true when the player can end the round on this turn: in a
+    # round
     # with a final discard, exactly one card remains (and lay-offs are not needed); in a round
     # without one, nothing remains."
     melds = example(preset, number)
@@ -335,21 +334,24 @@ def test_goes_out_with_the_hand_given(preset: str, number: int) -> None:
     assert rules.format_cards(one_left.remaining or ()) == SPARE[:1]
     assert rules.format_cards(two_left.remaining or ()) == SPARE[:2]
     if kind == "discard":
-        # RULES §4 Decision: "a contract check given the whole hand reports no_discard_left when
+        # docs/rules.md §4 Decision: "a contract check given the whole hand reports no_discard_left
+        # when
         # the melds use every card in such a round."
         assert codes(exact) == ["no_discard_left"]
         assert exact.goes_out is False
         assert one_left.valid and one_left.goes_out is True
         assert two_left.valid and two_left.goes_out is False
     elif kind == "no_discard":
-        # 000: "Man geht aus, sobald die 7-Karten-Sequenz vollständig ist (kein abschließendes
+        # the German Liverpool sheet: "Man geht aus, sobald die 7-Karten-Sequenz vollständig ist
+        #                             (kein abschließendes
         #      Abwerfen erforderlich)."
         assert exact.valid and exact.goes_out is True
         assert exact.remaining == ()
         assert one_left.valid and one_left.goes_out is False
         assert two_left.valid and two_left.goes_out is False
     else:
-        # 002: "I runde 7 må hele hånden legges i tre rekker samtidig." / 004: "man geht raus,
+        # the Norwegian sheet: "I runde 7 må hele hånden legges i tre rekker samtidig." / the German
+        #                      Progressive sheet: "man geht raus,
         #      indem man das gesamte Blatt auf einmal ablegt"
         assert exact.valid and exact.goes_out is True
         assert exact.remaining == ()
@@ -365,14 +367,16 @@ def test_goes_out_with_the_hand_given(preset: str, number: int) -> None:
 def test_a_whole_hand_round_without_the_hand_is_judged_on_its_melds(
     preset: str, number: int
 ) -> None:
-    # RULES §4: "without the hand it is null, and a whole-hand round is judged on its melds alone."
+    # docs/rules.md §4: "without the hand it is null, and a whole-hand round is judged on its melds
+    # alone."
     verdict = check(preset, number, example(preset, number))
     assert verdict.valid
     assert verdict.goes_out is None
 
 
 def test_contract_rummy_round_seven_uses_every_card_even_after_buys() -> None:
-    # 002: "Etter vanlig trekk har du minst 13 kort, så minst én rekke blir lengre enn fire. Har
+    # the Norwegian sheet: "Etter vanlig trekk har du minst 13 kort, så minst én rekke blir lengre
+    #                      enn fire. Har
     #      du kjøpt flere kort, må også disse brukes. Du avslutter uten å kaste et siste kort."
     runs = ["2S 3S 4S 5S 6S".split(), "2H 3H 4H 5H".split(), "9D 10D JD QD".split()]
     hand = [c for r in runs for c in r]
@@ -388,7 +392,8 @@ def test_contract_rummy_round_seven_uses_every_card_even_after_buys() -> None:
 
 
 def test_liverpool_fixed_hand_round_six_can_only_be_laid_after_a_buy() -> None:
-    # RULES §3.1: "round 6 (11 cards) can only be laid after a buy" -- 10 dealt + 1 drawn leaves
+    # docs/rules.md §3.1: "round 6 (11 cards) can only be laid after a buy" -- 10 dealt + 1 drawn
+    # leaves
     # nothing to discard; a buy brings the discard and a penalty card.
     melds = [["9S", "9H", "9D"], ["2S", "3S", "4S", "5S"], ["2H", "3H", "4H", "5H"]]
     drawn = [c for m in melds for c in m]
@@ -413,21 +418,22 @@ def test_goes_out_is_false_when_the_contract_is_not_valid() -> None:
 @pytest.mark.parametrize(
     ("preset", "melds", "players", "bad"),
     [
-        # 000: "3–4 Spieler: Zwei Standard-Kartendecks ... plus 2 bis 4 Joker"
+        # the German Liverpool sheet: "3–4 Spieler: Zwei Standard-Kartendecks ... plus 2 bis 4
+        #                             Joker"
         ("liverpool", [["9S", "9S", "9S"], ["KH", "KH", "KD"]], 4, ["9S"]),
         ("liverpool", [["9S", "9S", "9S"], ["KH", "KH", "KD"]], 5, []),
         ("liverpool", [["9S", "9S", "9S"], ["KH", "KH", "KD"]], None, []),
         ("liverpool", [["9S", "9S", "9S", "9S"], ["KH", "KH", "KD"]], None, ["9S"]),
         ("liverpool", [["9S", "9H", "JK", "JK", "JK"], ["KH", "KS", "JK", "JK"]], 4, ["JK"]),
         ("liverpool", [["9S", "9H", "JK", "JK", "JK"], ["KH", "KS", "JK", "JK"]], 8, []),
-        # 002: "to jokere med tre spillere, tre med fire og fire med fem."
+        # the Norwegian sheet: "to jokere med tre spillere, tre med fire og fire med fem."
         ("contract-rummy", [["9S", "JK", "JK"], ["KH", "KS", "JK"]], 3, ["JK"]),
         ("contract-rummy", [["9S", "JK", "JK"], ["KH", "KS", "JK"]], 4, []),
         ("contract-rummy", [["9S", "JK", "JK"], ["KH", "JK", "JK"]], 4, ["JK"]),
         ("contract-rummy", [["9S", "JK", "JK"], ["KH", "JK", "JK"]], 5, []),
         ("contract-rummy", [["9S", "JK", "JK"], ["KH", "JK", "JK"]], None, []),
         ("contract-rummy", [["9S", "9S", "9S"], ["KH", "KS", "KD"]], None, ["9S"]),
-        # 004: two decks up to 6 players, three for 7 or 8.
+        # the German Progressive sheet: two decks up to 6 players, three for 7 or 8.
         ("progressive", [["9S", "9S", "9S"], ["KH", "KH", "KD"]], 6, ["9S"]),
         ("progressive", [["9S", "9S", "9S"], ["KH", "KH", "KD"]], 7, []),
         ("california", [["9S", "9H", "JK"], ["KH", "KS", "KD"]], None, ["JK"]),
@@ -436,8 +442,10 @@ def test_goes_out_is_false_when_the_contract_is_not_valid() -> None:
 def test_too_many_copies_by_the_decks_in_play(
     preset: str, melds: list[list[str]], players: int | None, bad: list[str]
 ) -> None:
-    # RULES §2: "The same card may appear once per deck in play ... Jokers: at most the number of
-    # jokers in play." RULES §5 Decision: "when a check is not told the number of players, copies
+    # docs/rules.md §2: "The same card may appear once per deck in play ... Jokers: at most the
+    # number of
+    # jokers in play." docs/rules.md §5 Decision: "when a check is not told the number of players,
+    # copies
     # of a card are limited by the largest table the ruleset allows".
     verdict = check(preset, 1, melds, players=players)
     assert [v.card for v in verdict.violations if v.code == "too_many_copies"] == bad
@@ -484,7 +492,7 @@ def test_a_table_size_the_ruleset_does_not_play_raises(preset: str, players: int
 
 
 def test_every_violation_is_reported_together() -> None:
-    # RULES §5: "several violations are reported together, not just the first one found."
+    # docs/rules.md §5: "several violations are reported together, not just the first one found."
     melds = [["9S", "9H"], ["4H", "5S", "6H"], ["KH"]]
     verdict = check("liverpool", 2, melds, ["2C"])
     found = where(verdict)
@@ -511,7 +519,8 @@ def test_contract_rummy_reports_exact_minimum_and_touching_together() -> None:
 
 
 def test_the_verdict_reads_every_wild_card() -> None:
-    # API.md: "melds (each: type, suit for runs, cards in table order, wilds: [{index, stands_for}])"
+    # docs/api.md: "melds (each: type, suit for runs, cards in table order, wilds: [{index,
+    # stands_for}])"
     verdict = check("liverpool", 2, [["7H", "7S", "JK"], ["4H", "JK", "6H", "7H"]])
     assert verdict.valid
     set_, run = verdict.melds

@@ -1,28 +1,17 @@
-"""Lay-offs (RULES §2, §3): timing per ruleset, sets and both run ends, several cards at once,
+"""Lay-offs (docs/rules.md §2, §3): timing per ruleset, sets and both run ends, several cards at
+once,
 where a wild card goes, and the wild-card limits after the lay-off."""
 
 from __future__ import annotations
 
 import pytest
+from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes, result
 
 import rules
-from rules import Card, check_layoff, find_ruleset
+from rules import check_layoff, find_ruleset
 
-LIVERPOOL_FAMILY = ("liverpool", "liverpool-9", "liverpool-fixed-hand", "liverpool-no-buy")
-PROGRESSIVE_FAMILY = (
-    "progressive",
-    "shanghai",
-    "california",
-    "progressive-no-buy",
-    "double-progressive",
-)
-ALL_PRESETS = (*LIVERPOOL_FAMILY, "contract-rummy", *PROGRESSIVE_FAMILY)
 NEXT_TURN = ("contract-rummy", *PROGRESSIVE_FAMILY)
 WITH_JOKERS = tuple(p for p in ALL_PRESETS if p != "california")
-
-
-def C(text: str) -> tuple[Card, ...]:
-    return rules.parse_cards(text.split())
 
 
 def lay_off(
@@ -45,14 +34,6 @@ def lay_off(
     )
 
 
-def codes(verdict: rules.LayoffVerdict) -> list[str]:
-    return [v.code for v in verdict.violations]
-
-
-def result(verdict: rules.LayoffVerdict) -> str:
-    return " ".join(rules.format_cards(verdict.meld.cards))
-
-
 def wilds(verdict: rules.LayoffVerdict) -> list[tuple[int, str]]:
     return [(w.index, w.stands_for) for w in verdict.meld.wilds]
 
@@ -63,7 +44,8 @@ def wilds(verdict: rules.LayoffVerdict) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
 @pytest.mark.parametrize("down", ["this_turn", "earlier_turn"])
 def test_liverpool_lays_off_on_the_turn_of_the_contract_or_later(preset: str, down: str) -> None:
-    # 000: "4. Schritt 4 (Anlegen): Wenn Ihr Kontrakt bereits auf dem Tisch liegt, dürfen Sie
+    # the German Liverpool sheet: "4. Schritt 4 (Anlegen): Wenn Ihr Kontrakt bereits auf dem Tisch
+    #                             liegt, dürfen Sie
     #      einzelne Karten aus Ihrer Hand an beliebige Meldungen auf dem Tisch anlegen" -- after
     #      "Schritt 3 (Kontrakt ablegen)" of the same turn.
     verdict = lay_off(preset, "5H 6H 7H 8H", "9H", down)
@@ -73,9 +55,11 @@ def test_liverpool_lays_off_on_the_turn_of_the_contract_or_later(preset: str, do
 
 @pytest.mark.parametrize("preset", NEXT_TURN)
 def test_lay_offs_wait_for_the_next_turn(preset: str) -> None:
-    # 002: "Fra en senere tur kan du legge kort til egne eller andres kombinasjoner. I dette
+    # the Norwegian sheet: "Fra en senere tur kan du legge kort til egne eller andres kombinasjoner.
+    #                      I dette
     #      regelsettet kan du ikke legge ekstra kort samme tur som første utlegg."
-    # 004: "Nachdem Sie Ihren Vertrag abgelegt haben, dürfen Sie in nachfolgenden Zügen
+    # the German Progressive sheet: "Nachdem Sie Ihren Vertrag abgelegt haben, dürfen Sie in
+    #                               nachfolgenden Zügen
     #      zusätzliche Karten an jede bereits auf dem Tisch liegende Meldung anlegen"
     verdict = lay_off(preset, "5H 6H 7H 8H", "9H", "this_turn")
     assert codes(verdict) == ["layoff_same_turn"]
@@ -86,15 +70,17 @@ def test_lay_offs_wait_for_the_next_turn(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_lay_offs_need_ones_own_contract_down(preset: str) -> None:
-    # 000: "Wenn Ihr Kontrakt bereits auf dem Tisch liegt, dürfen Sie ... anlegen"
+    # the German Liverpool sheet: "Wenn Ihr Kontrakt bereits auf dem Tisch liegt, dürfen Sie ...
+    #                             anlegen"
     # 004 Glossar: "Vertrag: ... muss vollständig abgelegt werden, bevor angelegt werden darf."
     verdict = lay_off(preset, "5H 6H 7H 8H", "9H", "no")
     assert codes(verdict) == ["contract_not_down"]
     assert not verdict.valid
 
 
-def test_contract_rummy_seed_example_eight_of_hearts_waits() -> None:
-    # 002: "Hjerter 8 må vente til en senere tur; den kan ikke utvides på samme tur som
+def test_contract_rummy_sheet_example_eight_of_hearts_waits() -> None:
+    # the Norwegian sheet: "Hjerter 8 må vente til en senere tur; den kan ikke utvides på samme tur
+    #                      som
     #      kontrakten legges."
     assert codes(lay_off("contract-rummy", "4H 5H 6H 7H", "8H", "this_turn", number=2)) == [
         "layoff_same_turn"
@@ -112,7 +98,8 @@ def test_lay_off_timing_on_a_set_too(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
 def test_liverpool_round_seven_takes_lay_offs(preset: str) -> None:
-    # 000: "Ein Spieler „geht aus”, indem er seine Hand leert: ... oder die Sequenz der Runde 7
+    # the German Liverpool sheet: "Ein Spieler „geht aus”, indem er seine Hand leert: ... oder die
+    #                             Sequenz der Runde 7
     #      mit seiner letzten Karte vervollständigt." -- round 7 is no whole-hand round.
     verdict = lay_off(preset, "4H 5H 6H 7H 8H 9H 10H", "JH", "this_turn", number=7)
     assert verdict.valid and result(verdict) == "4H 5H 6H 7H 8H 9H 10H JH"
@@ -120,14 +107,15 @@ def test_liverpool_round_seven_takes_lay_offs(preset: str) -> None:
 
 @pytest.mark.parametrize(("preset", "number"), [(p, 7) for p in NEXT_TURN] + [("shanghai", 8)])
 def test_no_lay_offs_in_a_whole_hand_round(preset: str, number: int) -> None:
-    # 002: "I runde 7 må hele hånden legges i tre rekker samtidig" -- laying it ends the round, so
+    # the Norwegian sheet: "I runde 7 må hele hånden legges i tre rekker samtidig" -- laying it ends
+    #                      the round, so
     # there is never an earlier contract to lay off from.
     verdict = lay_off(preset, "4H 5H 6H 7H", "8H", "earlier_turn", number=number)
     assert not verdict.valid
 
 
 def test_contract_down_must_be_one_of_three_values() -> None:
-    # API.md: contract_down: "earlier_turn", "this_turn" or "no"
+    # docs/api.md: contract_down: "earlier_turn", "this_turn" or "no"
     with pytest.raises(rules.MoveError) as caught:
         lay_off("liverpool", "5H 6H 7H 8H", "9H", "yesterday")
     assert caught.value.field == "contract_down"
@@ -158,7 +146,8 @@ def test_end_is_low_or_high() -> None:
     ],
 )
 def test_a_set_takes_cards_of_its_rank(preset: str, meld: str, cards: str, expected: str) -> None:
-    # 000: "Karten müssen Bücher (gleicher Wert) oder Sequenzen (gleiche Farbe, aufeinanderfolgende
+    # the German Liverpool sheet: "Karten müssen Bücher (gleicher Wert) oder Sequenzen (gleiche
+    #                             Farbe, aufeinanderfolgende
     #      Werte) regelkonform verlängern."
     verdict = lay_off(preset, meld, cards)
     assert verdict.valid, codes(verdict)
@@ -204,7 +193,8 @@ def test_a_wild_card_laid_off_on_a_set_stands_for_its_rank(preset: str) -> None:
     ],
 )
 def test_a_run_takes_cards_at_either_end(preset: str, meld: str, cards: str, expected: str) -> None:
-    # 001: "Kaarten moeten drielingen (dezelfde waarde) of reeksen (dezelfde kleur, opeenvolgende
+    # the Dutch Liverpool sheet: "Kaarten moeten drielingen (dezelfde waarde) of reeksen (dezelfde
+    #                            kleur, opeenvolgende
     #      waarde) geldig uitbreiden."
     verdict = lay_off(preset, meld, cards)
     assert verdict.valid, codes(verdict)
@@ -214,7 +204,8 @@ def test_a_run_takes_cards_at_either_end(preset: str, meld: str, cards: str, exp
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_an_ace_goes_below_a_run_that_starts_at_two(preset: str) -> None:
-    # 002: "Ess kan brukes lavt i A–2–3–4"; 000: "Asse dürfen in Sequenzen TIEF (A-2-3) ...
+    # the Norwegian sheet: "Ess kan brukes lavt i A–2–3–4"; the German Liverpool sheet: "Asse dürfen
+    #                      in Sequenzen TIEF (A-2-3) ...
     #      gespielt werden"
     verdict = lay_off(preset, "2H 3H 4H 5H", "AH")
     assert verdict.valid, codes(verdict)
@@ -242,7 +233,8 @@ def test_a_run_refuses_cards_that_do_not_extend_it(
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_no_ace_at_both_ends_after_a_lay_off(preset: str) -> None:
-    # 000: "aber nie als Übergang (kein K-A-2)"; RULES §2 Decision: at most 13 cards.
+    # the German Liverpool sheet: "aber nie als Übergang (kein K-A-2)"; docs/rules.md §2 Decision:
+    #                             at most 13 cards.
     verdict = lay_off(preset, "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", "AH")
     assert not verdict.valid
     verdict = lay_off(preset, "JH QH KH AH", "2H")
@@ -255,7 +247,8 @@ def test_an_ace_at_both_ends_is_reported_as_wrapping(preset: str) -> None:
     assert codes(verdict) == ["run_wraps_around"]
 
 
-# --- where a wild card goes (RULES §2) --------------------------------------------------------
+# --- where a wild card goes (docs/rules.md §2)
+# --------------------------------------------------------
 
 
 @pytest.mark.parametrize("preset", WITH_JOKERS)
@@ -290,7 +283,7 @@ def test_a_wild_card_goes_to_the_named_end_else_high(
 @pytest.mark.parametrize("preset", WITH_JOKERS)
 @pytest.mark.parametrize(("meld", "end"), [("JH QH KH AH", "high"), ("AH 2H 3H 4H", "low")])
 def test_a_wild_card_cannot_go_past_an_ace(preset: str, meld: str, end: str) -> None:
-    # 002: "men ikke rundt hjørnet i dame–konge–ess–2"
+    # the Norwegian sheet: "men ikke rundt hjørnet i dame–konge–ess–2"
     verdict = lay_off(preset, meld, "JK", end=end)
     assert not verdict.valid
     assert codes(verdict) == ["run_wraps_around"]
@@ -311,7 +304,7 @@ def test_a_wild_card_and_naturals_together(preset: str) -> None:
 
 
 def test_california_queen_laid_off_is_a_wild_card() -> None:
-    # RULES §3.3: "queens are the wild cards, always"
+    # docs/rules.md §3.3: "queens are the wild cards, always"
     verdict = lay_off("california", "5H 6H 7H 8H", "QS")
     assert verdict.valid and wilds(verdict) == [(4, "9H")]
     verdict = lay_off("california", "8H 9H 10H JH", "QH")
@@ -334,9 +327,11 @@ def test_california_queen_laid_off_is_a_wild_card() -> None:
 def test_liverpool_wild_limits_hold_after_a_lay_off(
     preset: str, meld: str, cards: str, end: str | None
 ) -> None:
-    # 000: "Sie dürfen keiner Meldung, die bereits einen Joker enthält, einen zweiten Joker
+    # the German Liverpool sheet: "Sie dürfen keiner Meldung, die bereits einen Joker enthält, einen
+    #                             zweiten Joker
     #      hinzufügen, es sei denn, die natürlichen Karten der Meldung bestimmen die Position des
-    #      zweiten Jokers eindeutig"; RULES §3.1: "The same limits hold for a meld after a lay-off."
+    #      zweiten Jokers eindeutig"; docs/rules.md §3.1: "The same limits hold for a meld after a
+    #      lay-off."
     verdict = lay_off(preset, meld, cards, end=end)
     assert not verdict.valid
     assert "too_many_wilds" in codes(verdict)
@@ -350,7 +345,8 @@ def test_liverpool_wild_limits_hold_after_a_lay_off(
 def test_one_natural_rulesets_take_more_wild_cards(
     preset: str, meld: str, cards: str, end: str | None
 ) -> None:
-    # 004: "Joker sind Wilde und können für jede Karte in jeder Meldung eingesetzt werden."
+    # the German Progressive sheet: "Joker sind Wilde und können für jede Karte in jeder Meldung
+    #                               eingesetzt werden."
     wild = "QS" if preset == "california" else "JK"
     verdict = lay_off(preset, meld.replace("W", wild), cards.replace("W", wild), end=end)
     assert verdict.valid, codes(verdict)
@@ -358,14 +354,15 @@ def test_one_natural_rulesets_take_more_wild_cards(
 
 @pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
 def test_liverpool_wild_cards_on_a_set_are_not_limited(preset: str) -> None:
-    # RULES §3.1 Decision: "a set may hold any number of wilds beside its 2 naturals"
+    # docs/rules.md §3.1 Decision: "a set may hold any number of wilds beside its 2 naturals"
     verdict = lay_off(preset, "9S 9H JK", "JK JK")
     assert verdict.valid
     assert [w.stands_for for w in verdict.meld.wilds] == ["9", "9", "9"]
 
 
 def test_liverpool_house_option_one_wild_per_four_cards_after_a_lay_off() -> None:
-    # 000: "höchstens einen Joker pro Vier-Karten-Segment (vorherige Einigung erforderlich)"
+    # the German Liverpool sheet: "höchstens einen Joker pro Vier-Karten-Segment (vorherige Einigung
+    #                             erforderlich)"
     house = find_ruleset("liverpool").with_options({"run_wilds_per_cards": 4})
     ok = check_layoff(house, 1, C("5H 6H 7H 8H"), C("JK"), "earlier_turn")
     assert ok.valid
@@ -387,7 +384,7 @@ def test_liverpool_house_option_one_wild_per_four_cards_after_a_lay_off() -> Non
     ],
 )
 def test_copies_after_a_lay_off(preset: str, players: int | None, valid: bool) -> None:
-    # RULES §2: "at most 2 copies with two decks, 3 with three."
+    # docs/rules.md §2: "at most 2 copies with two decks, 3 with three."
     verdict = lay_off(preset, "9S 9S 9H", "9S", players=players)
     assert verdict.valid is valid
     assert ([(v.code, v.card) for v in verdict.violations] == [("too_many_copies", "9S")]) is (
@@ -426,7 +423,8 @@ def test_liverpool_the_span_is_measured_after_the_lay_off(
     stands_for: list[tuple[int, str] | None],
     valid: bool,
 ) -> None:
-    # RULES §3.1 Decision: "at most one wild card may lie outside the span between the lowest and
+    # docs/rules.md §3.1 Decision: "at most one wild card may lie outside the span between the
+    # lowest and
     # highest natural, and wild cards inside gaps between naturals are not limited. The same
     # limits hold for a meld after a lay-off."
     verdict = lay_off(preset, meld, cards)

@@ -1,4 +1,5 @@
-"""A match scored (RULES §3, API.md match sheets): dealer, cutter and first player per round,
+"""A match scored (docs/rules.md §3, docs/api.md match sheets): dealer, cutter and first player per
+round,
 rounds that cannot have happened, totals, standings and tie-breaks."""
 
 from __future__ import annotations
@@ -6,26 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, C
 
 import rules
-from rules import Card, find_ruleset
+from rules import find_ruleset
 from rules.match import Entry, Result, outcome, schedule, score_round, seating
 
-LIVERPOOL_FAMILY = ("liverpool", "liverpool-9", "liverpool-fixed-hand", "liverpool-no-buy")
-PROGRESSIVE_FAMILY = (
-    "progressive",
-    "shanghai",
-    "california",
-    "progressive-no-buy",
-    "double-progressive",
-)
-ALL_PRESETS = (*LIVERPOOL_FAMILY, "contract-rummy", *PROGRESSIVE_FAMILY)
 # Card values are multiples of 5 except in contract-rummy (pips at face value).
 FIVES = tuple(p for p in ALL_PRESETS if p != "contract-rummy")
-
-
-def C(text: str) -> tuple[Card, ...]:
-    return rules.parse_cards(text.split())
 
 
 def score(
@@ -47,19 +36,23 @@ def test_dealer_cutter_and_first_player_each_round(
     plan = schedule(ruleset, players, first_dealer)
     assert len(plan) == ruleset.round_count
     for number, seat in enumerate(plan, start=1):
-        # 000: "nach jeder Runde wandert das Recht zum Geben nach links weiter"; 002: "Giveren
-        #      flyttes med klokken etter hver runde"; 004: "das Geben rotiert im Uhrzeigersinn"
+        # the German Liverpool sheet: "nach jeder Runde wandert das Recht zum Geben nach links
+        #                             weiter"; the Norwegian sheet: "Giveren
+        #      flyttes med klokken etter hver runde"; the German Progressive sheet: "das Geben
+        #      rotiert im Uhrzeigersinn"
         dealer = (first_dealer + number - 1) % players
         assert seat.dealer == dealer
         assert seat.round.number == number
-        # 000: "Der Spieler links vom Geber macht den ersten Zug."; 002: "spilleren til venstre
-        #      starter"; 004: "Der Spieler links vom Geber beginnt"
+        # the German Liverpool sheet: "Der Spieler links vom Geber macht den ersten Zug."; the
+        #                             Norwegian sheet: "spilleren til venstre
+        #      starter"; the German Progressive sheet: "Der Spieler links vom Geber beginnt"
         assert seat.first_player == (dealer + 1) % players
         if preset in LIVERPOOL_FAMILY:
-            # 000: "Der Spieler links vom Geber hebt ab."
+            # the German Liverpool sheet: "Der Spieler links vom Geber hebt ab."
             assert seat.cutter == (dealer + 1) % players
         else:
-            # 004: "Der Spieler rechts vom Geber hebt ab."; RULES §3.2: "the player to the
+            # the German Progressive sheet: "Der Spieler rechts vom Geber hebt ab."; docs/rules.md
+            #                               §3.2: "the player to the
             #      dealer's right cuts"
             assert seat.cutter == (dealer - 1) % players
         assert seating(ruleset, players, first_dealer, number) == seat
@@ -75,8 +68,10 @@ def test_seating_in_a_round_the_ruleset_does_not_have() -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_a_round_scores_the_cards_left_in_hand(preset: str) -> None:
-    # 000: "Die anderen Spieler zählen den Strafwert der Karten, die sich noch in ihrer Hand
-    #      befinden." 004: "Spieler, die rausgehen, erhalten 0 Punkte für die Runde."
+    # the German Liverpool sheet: "Die anderen Spieler zählen den Strafwert der Karten, die sich
+    #                             noch in ihrer Hand
+    #      befinden." the German Progressive sheet: "Spieler, die rausgehen, erhalten 0 Punkte für
+    #      die Runde."
     results, problems = score(
         preset,
         1,
@@ -93,7 +88,7 @@ def test_a_round_scores_the_cards_left_in_hand(preset: str) -> None:
 
 
 def test_the_norwegian_hand_scores_37() -> None:
-    # 002: "En hånd med 4, 8, dame og joker gir 4 + 8 + 10 + 15 = 37 straffepoeng."
+    # the Norwegian sheet: "En hånd med 4, 8, dame og joker gir 4 + 8 + 10 + 15 = 37 straffepoeng."
     results, problems = score(
         "contract-rummy",
         1,
@@ -106,7 +101,7 @@ def test_the_norwegian_hand_scores_37() -> None:
 
 @pytest.mark.parametrize("preset", FIVES)
 def test_37_points_are_impossible_where_every_card_costs_a_multiple_of_five(preset: str) -> None:
-    # API.md: "A round is rejected ... points the ruleset's card values cannot add up to"
+    # docs/api.md: "A round is rejected ... points the ruleset's card values cannot add up to"
     _, problems = score(
         preset, 1, 3, [Entry(0, went_out=True), Entry(1, points=37), Entry(2, points=35)]
     )
@@ -124,7 +119,7 @@ def test_more_points_than_any_hand_can_hold(preset: str) -> None:
 @pytest.mark.parametrize(
     ("points", "buys", "stock_ran_out", "possible"),
     [
-        # liverpool round 1 deals 10 cards (RULES §3.1) and an ace costs 15: 150 at most...
+        # liverpool round 1 deals 10 cards (docs/rules.md §3.1) and an ace costs 15: 150 at most...
         (150, 0, False, True),
         (155, 0, False, False),
         (165, 0, False, False),
@@ -139,7 +134,8 @@ def test_more_points_than_any_hand_can_hold(preset: str) -> None:
 def test_a_hand_holds_no_more_cards_than_dealt_and_bought(
     points: int, buys: int, stock_ran_out: bool, possible: bool
 ) -> None:
-    # 000: "Sobald ein Spieler ausgeht, endet die Runde sofort. Die anderen Spieler zählen den
+    # the German Liverpool sheet: "Sobald ein Spieler ausgeht, endet die Runde sofort. Die anderen
+    #                             Spieler zählen den
     #      Strafwert der Karten, die sich noch in ihrer Hand befinden." Nobody else is mid-turn.
     first = Entry(0, points=10) if stock_ran_out else Entry(0, went_out=True)
     others = [Entry(seat, points=points, buys=buys) for seat in (1, 2)]
@@ -174,7 +170,7 @@ def test_one_point_is_impossible_in_contract_rummy() -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_only_one_player_goes_out(preset: str) -> None:
-    # 000: "Sobald ein Spieler ausgeht, endet die Runde sofort."
+    # the German Liverpool sheet: "Sobald ein Spieler ausgeht, endet die Runde sofort."
     _, problems = score(
         preset, 1, 3, [Entry(0, went_out=True), Entry(1, went_out=True), Entry(2, points=10)]
     )
@@ -183,7 +179,7 @@ def test_only_one_player_goes_out(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_a_player_who_did_not_go_out_holds_cards(preset: str) -> None:
-    # API.md: "a player who did not go out with zero points" is rejected.
+    # docs/api.md: "a player who did not go out with zero points" is rejected.
     _, problems = score(
         preset, 1, 3, [Entry(0, went_out=True), Entry(1, points=0), Entry(2, cards=())]
     )
@@ -200,7 +196,7 @@ def test_negative_points(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_every_seat_exactly_once(preset: str) -> None:
-    # API.md: "a seat missing or repeated"
+    # docs/api.md: "a seat missing or repeated"
     _, problems = score(
         preset,
         1,
@@ -213,16 +209,16 @@ def test_every_seat_exactly_once(preset: str) -> None:
 @pytest.mark.parametrize(
     ("preset", "buys", "problems"),
     [
-        # 000: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen."
+        # the German Liverpool sheet: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen."
         *[(p, 3, []) for p in ("liverpool", "liverpool-9", "liverpool-fixed-hand")],
         *[(p, 4, ["too_many_buys"]) for p in ("liverpool", "liverpool-9", "liverpool-fixed-hand")],
-        # 004: "Jeder Spieler darf maximal 3 Mal pro Runde kaufen."
+        # the German Progressive sheet: "Jeder Spieler darf maximal 3 Mal pro Runde kaufen."
         *[(p, 3, []) for p in ("progressive", "shanghai", "california", "double-progressive")],
         *[
             (p, 4, ["too_many_buys"])
             for p in ("progressive", "shanghai", "california", "double-progressive")
         ],
-        # 002: no limit
+        # the Norwegian sheet: no limit
         ("contract-rummy", 9, []),
         # no-buy variants
         ("liverpool-no-buy", 0, []),
@@ -239,8 +235,10 @@ def test_more_buys_than_the_ruleset_allows(preset: str, buys: int, problems: lis
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_a_round_ended_by_the_stock(preset: str) -> None:
-    # 000: "andere beenden die Runde und rechnen alle nicht abgezahlten Hände ab."
-    # 002: "Finnes det ikke flere kort til trekk, avsluttes runden uten rundevinner, og alle
+    # the German Liverpool sheet: "andere beenden die Runde und rechnen alle nicht abgezahlten Hände
+    #                             ab."
+    # the Norwegian sheet: "Finnes det ikke flere kort til trekk, avsluttes runden uten rundevinner,
+    #                      og alle
     #      teller kortene på hånden."
     entries = [Entry(0, points=10), Entry(1, points=20), Entry(2, cards=C("KS"))]
     results, problems = score(preset, 1, 3, entries, stock_ran_out=True)
@@ -278,7 +276,8 @@ def test_every_problem_of_a_round_is_reported() -> None:
 
 
 def test_contract_rummy_cut_bonus_as_a_house_option() -> None:
-    # 002: "Pagat beskriver også en Liverpool-variant med 50 poengs fratrekk hvis spilleren til
+    # the Norwegian sheet: "Pagat beskriver også en Liverpool-variant med 50 poengs fratrekk hvis
+    #                      spilleren til
     #      høyre for giver kutter nøyaktig antall utdelingskort pluss startkortet. Den bonusen er
     #      et valgfritt tillegg her"
     house = find_ruleset("contract-rummy").with_options({"cut_bonus": 50})
@@ -341,7 +340,8 @@ def standings(result: object) -> list[tuple[int, int, int]]:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_lowest_total_wins(preset: str) -> None:
-    # 000: "gewinnt der Spieler mit der NIEDRIGSTEN kumulativen Strafpunktzahl das Spiel."
+    # the German Liverpool sheet: "gewinnt der Spieler mit der NIEDRIGSTEN kumulativen
+    #                             Strafpunktzahl das Spiel."
     count = find_ruleset(preset).round_count
     rounds = play(preset, 3, [[None, 10, 20]] * (count - 1) + [[15, None, 10]])
     result = outcome(find_ruleset(preset), 3, rounds)
@@ -358,7 +358,7 @@ def test_lowest_total_wins(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_equal_totals_share_a_rank_before_the_end(preset: str) -> None:
-    # API.md: "equal totals share a rank until a tie-break separates them"
+    # docs/api.md: "equal totals share a rank until a tie-break separates them"
     rounds = play(preset, 4, [[None, 10, 20, 10], [10, None, 10, 10]])
     result = outcome(find_ruleset(preset), 4, rounds)
     assert not result.finished
@@ -369,9 +369,10 @@ def test_equal_totals_share_a_rank_before_the_end(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", [p for p in ALL_PRESETS if p != "contract-rummy"])
 def test_a_tie_goes_to_the_lower_last_round(preset: str) -> None:
-    # 000: "Bei Gleichstand wird ... die Strafpunkte der siebten Runde werden verglichen."
-    # 004: "Bei Gleichstand entscheidet das niedrigste Ergebnis in Runde 7"
-    # RULES §3.3 shanghai: "the tie-break looks at round 8"
+    # the German Liverpool sheet: "Bei Gleichstand wird ... die Strafpunkte der siebten Runde werden
+    #                             verglichen."
+    # the German Progressive sheet: "Bei Gleichstand entscheidet das niedrigste Ergebnis in Runde 7"
+    # docs/rules.md §3.3 shanghai: "the tie-break looks at round 8"
     ruleset = find_ruleset(preset)
     count = ruleset.round_count
     # Seat 0 goes out every round but the last, seat 1 scores 10 each; in the last round seat 0
@@ -391,8 +392,9 @@ def test_a_tie_goes_to_the_lower_last_round(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_still_tied_is_shared(preset: str) -> None:
-    # 004: "wenn immer noch Gleichstand besteht, teilen sich die Spieler den Sieg."
-    # RULES §3.1: "Still tied: shared."
+    # the German Progressive sheet: "wenn immer noch Gleichstand besteht, teilen sich die Spieler
+    #                               den Sieg."
+    # docs/rules.md §3.1: "Still tied: shared."
     ruleset = find_ruleset(preset)
     count = ruleset.round_count
     # Seats 0 and 1 take turns going out, and score alike in the last round.
@@ -412,7 +414,7 @@ def test_still_tied_is_shared(preset: str) -> None:
 
 
 def test_contract_rummy_tie_is_shared() -> None:
-    # RULES §3.2 Decision: "a tie is shared."
+    # docs/rules.md §3.2 Decision: "a tie is shared."
     ruleset = find_ruleset("contract-rummy")
     table: list[list[int | None]] = [[None, 10, 20]] * 6 + [[65, 5, None]]
     rounds = play("contract-rummy", 3, table)
@@ -425,7 +427,7 @@ def test_contract_rummy_tie_is_shared() -> None:
 
 
 def test_a_five_round_house_game_ends_and_breaks_ties_on_round_five() -> None:
-    # 000: "Manche Gruppen spielen ein kürzeres Spiel über 5 Runden"
+    # the German Liverpool sheet: "Manche Gruppen spielen ein kürzeres Spiel über 5 Runden"
     house = find_ruleset("liverpool").with_options({"round_count": 5})
     table: list[list[int | None]] = [[None, 10, 20]] * 4 + [[45, 5, None]]
     rounds = []

@@ -2,7 +2,7 @@
 
 The ``may-i`` preset claims to play the peer's rules through ruleset data alone. This module
 holds it to that: each of the 381 vectors in ``mayi_vectors.json`` (taken from the peer's own
-tests; see ``/work/shared/peer/mayi_rules.md`` §13) is one test case, id ``<kind>-<index>``,
+tests; see §13 of the May I? engine's rules) is one test case, id ``<kind>-<index>``,
 that requires the peer's outcome — and every further fact the peer's test asserts (a buy's
 winner, where a lay-off lands, why a move is refused). ``mayi_replay`` says how each kind of
 vector becomes a question to our engine.

@@ -4,24 +4,17 @@ RulesError (so the API can answer it with a 4xx, never a 500)."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from typing import Any
 
-from hypothesis import HealthCheck, assume, given, settings
+import pytest
+from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import rules
 from rules import Card, Rank, Suit, find_ruleset, read_meld
-
-LIVERPOOL_FAMILY = ("liverpool", "liverpool-9", "liverpool-fixed-hand", "liverpool-no-buy")
-PROGRESSIVE_FAMILY = (
-    "progressive",
-    "shanghai",
-    "california",
-    "progressive-no-buy",
-    "double-progressive",
-)
-ALL_PRESETS = (*LIVERPOOL_FAMILY, "contract-rummy", *PROGRESSIVE_FAMILY)
 
 FAST = settings(
     max_examples=150,
@@ -77,7 +70,8 @@ def sets_with_wilds(draw: st.DrawFn) -> tuple[str, list[Card]]:
 @FAST
 @given(runs_with_wilds())
 def test_a_valid_run_stays_valid_read_in_reverse(case: tuple[str, list[Card]]) -> None:
-    # RULES §2 Decision: "a run is read low to high, unless its naturals descend (which takes at
+    # docs/rules.md §2 Decision: "a run is read low to high, unless its naturals descend (which
+    # takes at
     # least two naturals), then high to low." -- so the reading needs two naturals to turn round.
     preset, cards = case
     ruleset = find_ruleset(preset)
@@ -101,8 +95,9 @@ def test_a_valid_run_stays_valid_read_in_reverse(case: tuple[str, list[Card]]) -
 def test_natural_runs_are_valid_both_ways(
     preset: str, length: int, suit: Suit, data: st.DataObject
 ) -> None:
-    # 000: "Eine „Sequenz” besteht aus vier oder mehr Karten derselben Farbe in
-    #      aufeinanderfolgenden Werten." (ace low or high, RULES §2)
+    # the German Liverpool sheet: "Eine „Sequenz” besteht aus vier oder mehr Karten derselben Farbe
+    #                             in
+    #      aufeinanderfolgenden Werten." (ace low or high, docs/rules.md §2)
     low = data.draw(st.integers(1, 14 - length + 1))
     cards = [at(value, suit) for value in range(low, low + length)]
     for order in (cards, cards[::-1]):
@@ -141,7 +136,7 @@ def test_swapping_a_wild_for_what_it_stands_for_keeps_the_meld_valid(
     if not ruleset.is_wild(natural):
         assert {w.index: w.stands_for for w in after.wilds} == remaining
     # Where swaps are allowed at all, the swap check agrees (Liverpool: sets and runs), unless
-    # the natural is one copy more than the decks hold (RULES §2: once per deck in play).
+    # the natural is one copy more than the decks hold (docs/rules.md §2: once per deck in play).
     if preset in LIVERPOOL_FAMILY:
         verdict = rules.check_joker_swap(ruleset, 1, cards, natural, "no", wild.index)
         assert verdict.meld.valid
@@ -155,22 +150,23 @@ def test_swapping_a_wild_for_what_it_stands_for_keeps_the_meld_valid(
 
 _FIVES = {"A": 15, "10": 10, "J": 10, "Q": 10, "K": 10} | {str(n): 5 for n in range(2, 10)}
 VALUES: dict[str, dict[str, int]] = {
-    # 000: "Ass = 15, K/D/B/10 = 10 je, 9–2 = 5 je, Joker = 15."
+    # the German Liverpool sheet: "Ass = 15, K/D/B/10 = 10 je, 9–2 = 5 je, Joker = 15."
     **{p: _FIVES | {"JK": 15} for p in LIVERPOOL_FAMILY},
-    # 002: "4 + 8 + 10 + 15 = 37"; RULES §3.2: A 15
+    # the Norwegian sheet: "4 + 8 + 10 + 15 = 37"; docs/rules.md §3.2: A 15
     "contract-rummy": {"A": 15, "J": 10, "Q": 10, "K": 10, "JK": 15}
     | {str(n): n for n in range(2, 11)},
-    # 004: "Joker = 25 Punkte, Asse = 15 Punkte, Könige / Damen / Buben / Zehnen = je 10 Punkte,
+    # the German Progressive sheet: "Joker = 25 Punkte, Asse = 15 Punkte, Könige / Damen / Buben /
+    #                               Zehnen = je 10 Punkte,
     #      alle anderen Karten = je 5 Punkte."
     **{p: _FIVES | {"JK": 25} for p in PROGRESSIVE_FAMILY},
-    # RULES §3.3 california: "a queen left in hand costs what a joker would (25)"
+    # docs/rules.md §3.3 california: "a queen left in hand costs what a joker would (25)"
     "california": _FIVES | {"JK": 25, "Q": 25},
 }
 
 
 def dealable(preset: str, hand: list[Card]) -> bool:
     """Whether the largest table of the preset could deal the hand: no more copies of a card
-    than its decks, no more jokers than it has (RULES §2)."""
+    than its decks, no more jokers than it has (docs/rules.md §2)."""
     table = find_ruleset(preset).table(None)
     counts = Counter(hand)
     return all(n <= (table.jokers if c.is_joker else table.decks) for c, n in counts.items())
@@ -200,18 +196,45 @@ def test_penalties_add_up_over_a_split_hand(preset: str, one: list[Card], two: l
 
 # --- nothing but RulesError ---------------------------------------------------------------------
 
-rounds = st.integers(-1, 10)
-players = st.one_of(st.none(), st.integers(0, 10))
+# Mostly a round and a table every preset has, now and then one it may not (which must raise).
+rounds = st.integers(1, 7) | st.integers(-1, 10)
+players = st.none() | st.integers(3, 5) | st.integers(0, 10)
 contract_down = st.sampled_from(["no", "this_turn", "earlier_turn"])
 meld_types = st.sampled_from([None, "set", "run"])
 
 
-def only_rules_errors(call: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run a check; a RulesError is a fine answer to a malformed question, anything else is not."""
+#: How each property test's examples came out: a verdict, or a question refused as malformed.
+OUTCOMES: dict[str, Counter[str]] = defaultdict(Counter)
+#: The least share of examples that must come back with a verdict: below it a property test
+#: mostly checks that malformed questions raise, and says little about the verdicts.
+LEAST_VERDICT_SHARE = 0.25
+
+
+def only_rules_errors(test: str, call: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run a check; a RulesError is a fine answer to a malformed question, anything else is not.
+
+    Each outcome is reported to hypothesis (``--hypothesis-show-statistics`` shows the shares)
+    and tallied for :func:`test_the_checks_mostly_answered_with_a_verdict`.
+    """
     try:
-        return call(*args, **kwargs)
+        answer = call(*args, **kwargs)
     except rules.RulesError:
-        return None
+        answer = None
+    outcome = "a malformed question" if answer is None else "a verdict"
+    event(outcome)
+    OUTCOMES[test][outcome] += 1
+    return answer
+
+
+def check_violations(violations: Sequence[rules.Violation], melds: int) -> None:
+    """Every broken rule has a message, and names a meld of the question if it names one."""
+    for violation in violations:
+        assert violation.code in rules.MESSAGES and violation.message
+        assert violation.meld is None or 0 <= violation.meld < melds
+
+
+def wild_positions(ruleset: rules.Ruleset, cards: Sequence[Card]) -> list[int]:
+    return [index for index, card in enumerate(cards) if ruleset.is_wild(card)]
 
 
 @FAST
@@ -231,16 +254,29 @@ def test_the_contract_check_raises_only_rules_errors(
     table: int | None,
     types: list[Any],
 ) -> None:
+    ruleset = find_ruleset(preset)
     verdict = only_rules_errors(
-        rules.check_contract, find_ruleset(preset), number, melds, hand, table, types or None
+        "contract", rules.check_contract, ruleset, number, melds, hand, table, types or None
     )
-    if verdict is not None:
-        assert verdict.valid is (not verdict.violations)
-        if hand is None:
-            assert verdict.goes_out is None and verdict.remaining is None
-        else:
-            assert verdict.goes_out in (True, False)
-            assert Counter(verdict.remaining) <= Counter(hand)
+    if verdict is None:
+        return
+    check_violations(verdict.violations, len(melds))
+    if any(not meld.valid for meld in verdict.melds):
+        assert not verdict.valid  # a contract of a broken meld is never laid
+    if verdict.valid:
+        event("a contract laid")
+        contract = verdict.contract
+        assert [meld.type for meld in verdict.melds].count("set") == contract.sets
+        assert [meld.type for meld in verdict.melds].count("run") == contract.runs
+        assert sum(len(meld.cards) for meld in verdict.melds) >= contract.min_cards
+    if hand is None:
+        assert verdict.goes_out is None and verdict.remaining is None
+    else:
+        assert verdict.goes_out in (True, False)
+        assert Counter(verdict.remaining) <= Counter(hand)
+        if verdict.valid:  # what is laid comes out of the hand, and the rest stays in it
+            laid = Counter(card for meld in melds for card in meld)
+            assert Counter(verdict.remaining) + laid == Counter(hand)
 
 
 @FAST
@@ -248,10 +284,24 @@ def test_the_contract_check_raises_only_rules_errors(
 def test_the_meld_check_raises_only_rules_errors(
     preset: str, cards: list[Card], meld_type: Any, table: int | None
 ) -> None:
-    reading = only_rules_errors(rules.check_meld, find_ruleset(preset), cards, meld_type, table)
-    if reading is not None:
-        assert reading.valid is (not reading.violations)
-        assert all(0 <= w.index < len(cards) for w in reading.wilds)
+    ruleset = find_ruleset(preset)
+    reading = only_rules_errors("meld", rules.check_meld, ruleset, cards, meld_type, table)
+    if reading is None:
+        return
+    check_violations(reading.violations, 1)
+    # Every wild card is read as one, wherever it lies, and no natural is.
+    assert [wild.index for wild in reading.wilds] == wild_positions(ruleset, cards)
+    naturals = [card for card in cards if not ruleset.is_wild(card)]
+    if reading.valid:
+        event(f"a valid {reading.type}")
+        if reading.type == "set":
+            assert len(cards) >= ruleset.set_min
+            assert len({card.rank for card in naturals}) <= 1
+        else:
+            assert len(cards) >= ruleset.run_min
+            assert len({card.suit for card in naturals}) <= 1
+            assert len({card.rank for card in naturals}) == len(naturals)
+        assert dealable(preset, cards) or table is not None
 
 
 @FAST
@@ -275,13 +325,26 @@ def test_the_layoff_check_raises_only_rules_errors(
     table: int | None,
     meld_type: Any,
 ) -> None:
+    ruleset = find_ruleset(preset)
     verdict = only_rules_errors(
-        rules.check_layoff, find_ruleset(preset), number, meld, cards, down, end, table, meld_type
+        "layoff", rules.check_layoff, ruleset, number, meld, cards, down, end, table, meld_type
     )
-    if verdict is not None:
-        assert verdict.valid is (not verdict.violations)
-        if verdict.valid:  # the resulting meld is exactly the table's cards plus the new ones
-            assert Counter(verdict.meld.cards) == Counter(meld) + Counter(cards)
+    if verdict is None:
+        return
+    check_violations(verdict.violations, 1)
+    if verdict.valid:
+        event("a lay-off made")
+        # Only a player whose contract is down lays off, never in a whole-hand round, and what
+        # is left on the table is the table's cards plus the new ones, as one legal meld.
+        assert down != "no" and not ruleset.round(number).whole_hand
+        assert Counter(verdict.meld.cards) == Counter(meld) + Counter(cards)
+        again = read_meld(
+            verdict.meld.cards,
+            ruleset,
+            verdict.meld.type,
+            wild_limits=ruleset.wild_limits_on_layoff,
+        )
+        assert again.valid, [v.code for v in again.violations]
 
 
 @FAST
@@ -303,38 +366,60 @@ def test_the_swap_check_raises_only_rules_errors(
     joker: int | None,
     meld_type: Any,
 ) -> None:
+    ruleset = find_ruleset(preset)
     verdict = only_rules_errors(
-        rules.check_joker_swap, find_ruleset(preset), number, meld, card, down, joker, meld_type
+        "swap", rules.check_joker_swap, ruleset, number, meld, card, down, joker, meld_type
     )
-    if verdict is not None:
-        assert verdict.valid is (not verdict.violations)
+    if verdict is None:
+        return
+    check_violations(verdict.violations, 1)
+    if verdict.valid:
+        event("a joker swapped")
+        # A natural takes a wild card's place in a legal meld, where swaps are played at all.
+        assert ruleset.swaps and not ruleset.round(number).whole_hand
+        assert verdict.freed is not None and ruleset.is_wild(verdict.freed)
+        assert not ruleset.is_wild(card) and card in verdict.meld.cards
+        assert verdict.meld.valid
+        assert Counter(verdict.meld.cards) + Counter([verdict.freed]) == Counter(meld) + Counter(
+            [card]
+        )
+
+
+@st.composite
+def buy_questions(draw: st.DrawFn) -> tuple[int, int, list[int], dict[int, int], int | None]:
+    """Seats, the seat on turn, the callers, buys used and the previous buyer: mostly seats of
+    the table, now and then one that is not (which must raise a RulesError)."""
+    seats = draw(st.integers(3, 5) | st.integers(0, 10))
+    at_table = st.integers(0, max(seats - 1, 0))
+    anywhere = st.integers(-1, 10)
+    on_turn = draw(at_table | anywhere)
+    called = draw(st.lists(at_table, max_size=5, unique=True)) + draw(
+        st.lists(anywhere, max_size=1)
+    )
+    callers = [caller for caller in dict.fromkeys(called) if caller != on_turn]
+    used = draw(st.dictionaries(at_table, st.integers(0, 5), max_size=3))
+    previous = draw(st.none() | at_table | anywhere)
+    return seats, on_turn, callers, used, previous
 
 
 @FAST
-@given(
-    presets,
-    rounds,
-    st.integers(0, 10),
-    st.integers(-1, 10),
-    st.lists(st.integers(-1, 10), max_size=5),
-    st.dictionaries(st.integers(-1, 10), st.integers(0, 5), max_size=4),
-    st.one_of(st.none(), st.integers(-1, 10)),
-)
+@given(presets, rounds, buy_questions())
 def test_the_buy_check_raises_only_rules_errors(
     preset: str,
     number: int,
-    seats: int,
-    on_turn: int,
-    callers: list[int],
-    used: dict[int, int],
-    previous: int | None,
+    question: tuple[int, int, list[int], dict[int, int], int | None],
 ) -> None:
+    seats, on_turn, callers, used, previous = question
+    ruleset = find_ruleset(preset)
     verdict = only_rules_errors(
-        rules.check_buy, find_ruleset(preset), number, seats, on_turn, callers, used, previous
+        "buy", rules.check_buy, ruleset, number, seats, on_turn, callers, used, previous
     )
-    if verdict is not None:
-        assert verdict.winner is None or verdict.winner in callers
-        assert verdict.penalty_cards == (0 if verdict.winner is None else 1)
+    if verdict is None:
+        return
+    assert verdict.winner is None or verdict.winner in callers
+    assert verdict.penalty_cards == (0 if verdict.winner is None else ruleset.buy_penalty_cards)
+    # Every caller but the winner is told why not.
+    assert {refusal.seat for refusal in verdict.refused} == set(callers) - {verdict.winner}
 
 
 @FAST
@@ -374,9 +459,18 @@ def test_scoring_a_round_raises_only_rules_errors(
         for seat, out, points, cards, buys in raw
     ]
     scored = only_rules_errors(
-        score_round, find_ruleset(preset), number, table, entries, stock_ran_out
+        "score", score_round, find_ruleset(preset), number, table, entries, stock_ran_out
     )
     if scored is not None:
         results, problems = scored
         assert len(results) == len(entries)
         assert all(p.code in rules.MESSAGES for p in problems)
+
+
+def test_the_checks_mostly_answered_with_a_verdict() -> None:
+    """Run after the property tests above (pytest keeps a module's order): each must have seen
+    a real verdict for a fair share of its examples, or its strategies need widening."""
+    if not OUTCOMES:
+        pytest.skip("none of the property tests ran")
+    shares = {test: outcomes["a verdict"] / outcomes.total() for test, outcomes in OUTCOMES.items()}
+    assert all(share >= LEAST_VERDICT_SHARE for share in shares.values()), shares

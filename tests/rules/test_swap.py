@@ -1,26 +1,16 @@
-"""Joker swaps (RULES §3): who may take a joker off the table, for which natural, and where the
+"""Joker swaps (docs/rules.md §3): who may take a joker off the table, for which natural, and where
+the
 freed joker must go."""
 
 from __future__ import annotations
 
 import pytest
+from conftest import LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes, result
 
 import rules
 from rules import Card, check_joker_swap, find_ruleset
 
-LIVERPOOL_FAMILY = ("liverpool", "liverpool-9", "liverpool-fixed-hand", "liverpool-no-buy")
-PROGRESSIVE_FAMILY = (
-    "progressive",
-    "shanghai",
-    "california",
-    "progressive-no-buy",
-    "double-progressive",
-)
 DOWN = ("no", "this_turn", "earlier_turn")
-
-
-def C(text: str) -> tuple[Card, ...]:
-    return rules.parse_cards(text.split())
 
 
 def swap(
@@ -41,14 +31,6 @@ def swap(
     )
 
 
-def codes(verdict: rules.SwapVerdict) -> list[str]:
-    return [v.code for v in verdict.violations]
-
-
-def result(verdict: rules.SwapVerdict) -> str:
-    return " ".join(rules.format_cards(verdict.meld.cards))
-
-
 # --- Liverpool ------------------------------------------------------------------------------
 
 
@@ -57,7 +39,7 @@ def result(verdict: rules.SwapVerdict) -> str:
 @pytest.mark.parametrize(
     ("meld", "card", "expected"),
     [
-        # RULES §3.1: "Jokers in sets may be swapped for any natural of the set's rank."
+        # docs/rules.md §3.1: "Jokers in sets may be swapped for any natural of the set's rank."
         ("7H 7S JK", "7D", "7H 7S 7D"),
         ("7H 7S JK", "7C", "7H 7S 7C"),
         ("7H 7S JK", "7H", "7H 7S 7H"),
@@ -74,11 +56,12 @@ def result(verdict: rules.SwapVerdict) -> str:
 def test_liverpool_swap_for_the_natural_the_joker_stands_for(
     preset: str, down: str, meld: str, card: str, expected: str
 ) -> None:
-    # 000: "Joker-Tausch: Wenn Sie in Ihrem Zug (während der Meldungs- oder Anlegephase) die
+    # the German Liverpool sheet: "Joker-Tausch: Wenn Sie in Ihrem Zug (während der Meldungs- oder
+    #                             Anlegephase) die
     #      natürliche Karte besitzen, die ein auf dem Tisch liegender Joker darstellt, dürfen Sie
     #      Ihre natürliche Karte gegen diesen Joker tauschen und den zurückgeholten Joker sofort als
     #      Wildkarte in Ihrer eigenen Meldung verwenden."
-    # RULES §3.1: "The contract need not be down beforehand."
+    # docs/rules.md §3.1: "The contract need not be down beforehand."
     verdict = swap(preset, meld, card, down)
     assert verdict.valid, codes(verdict)
     assert result(verdict) == expected
@@ -102,7 +85,8 @@ def test_liverpool_swap_for_the_natural_the_joker_stands_for(
 def test_liverpool_swap_needs_the_card_the_joker_stands_for(
     preset: str, meld: str, card: str
 ) -> None:
-    # 001: "als je de natuurlijke kaart bezit die een joker op tafel vertegenwoordigt"
+    # the Dutch Liverpool sheet: "als je de natuurlijke kaart bezit die een joker op tafel
+    #                            vertegenwoordigt"
     verdict = swap(preset, meld, card)
     assert not verdict.valid
     assert [(v.code, v.card) for v in verdict.violations] == [("swap_card_mismatch", card)]
@@ -110,7 +94,8 @@ def test_liverpool_swap_needs_the_card_the_joker_stands_for(
 
 @pytest.mark.parametrize("preset", LIVERPOOL_FAMILY)
 def test_liverpool_swap_of_a_gap_joker_among_several(preset: str) -> None:
-    # API.md: "joker (index of the wild card in meld; required when the meld holds more than one)"
+    # docs/api.md: "joker (index of the wild card in meld; required when the meld holds more than
+    # one)"
     verdict = swap(preset, "5H JK JK 8H", "7H", joker=2)
     assert verdict.valid
     assert result(verdict) == "5H JK 7H 8H"
@@ -130,7 +115,7 @@ def test_liverpool_swaps_in_round_seven_too(preset: str) -> None:
 @pytest.mark.parametrize("down", DOWN)
 @pytest.mark.parametrize("meld", ["7H 7S JK", "JK JK 7H", "7H JK 7S 7D"])
 def test_contract_rummy_set_jokers_are_locked(down: str, meld: str) -> None:
-    # 002: "En joker i et sett er låst og kan ikke hentes ut i dette regelsettet."
+    # the Norwegian sheet: "En joker i et sett er låst og kan ikke hentes ut i dette regelsettet."
     joker = meld.split().index("JK")
     verdict = swap("contract-rummy", meld, "7C", down, joker=joker)
     assert not verdict.valid
@@ -140,7 +125,8 @@ def test_contract_rummy_set_jokers_are_locked(down: str, meld: str) -> None:
 
 @pytest.mark.parametrize(("meld", "card"), [("5H JK 7H 8H", "6H"), ("JK 5H 6H 7H", "4H")])
 def test_contract_rummy_run_swap_after_an_earlier_turns_contract(meld: str, card: str) -> None:
-    # 002: "Når du allerede har lagt kontrakt på en tidligere tur, kan du på din tur bytte inn det
+    # the Norwegian sheet: "Når du allerede har lagt kontrakt på en tidligere tur, kan du på din tur
+    #                      bytte inn det
     #      ekte kortet og bruke jokeren et annet sted på bordet samme tur. Den kan ikke lagres på
     #      hånden."
     verdict = swap("contract-rummy", meld, card, "earlier_turn")
@@ -159,7 +145,8 @@ def test_contract_rummy_run_swap_needs_the_right_card() -> None:
 
 
 def test_contract_rummy_no_swaps_in_the_whole_hand_round() -> None:
-    # 002: round 7 is laid all at once and ends the round: no contract from an earlier turn.
+    # the Norwegian sheet: round 7 is laid all at once and ends the round: no contract from an
+    #                      earlier turn.
     assert not swap("contract-rummy", "5H JK 7H 8H", "6H", number=7).valid
 
 
@@ -170,7 +157,7 @@ def test_contract_rummy_no_swaps_in_the_whole_hand_round() -> None:
 @pytest.mark.parametrize("down", DOWN)
 @pytest.mark.parametrize(("meld", "card"), [("5H W 7H 8H", "6H"), ("7H 7S W", "7D")])
 def test_progressive_has_no_joker_swaps(preset: str, down: str, meld: str, card: str) -> None:
-    # RULES §3.3: "The sheet describes no joker swap: swaps are not allowed (house option)."
+    # docs/rules.md §3.3: "The sheet describes no joker swap: swaps are not allowed (house option)."
     wild = "QS" if preset == "california" else "JK"
     verdict = swap(preset, meld.replace("W", wild), card, down)
     assert not verdict.valid
@@ -178,7 +165,7 @@ def test_progressive_has_no_joker_swaps(preset: str, down: str, meld: str, card:
 
 
 def test_progressive_house_option_allows_swaps() -> None:
-    # RULES §3.3: swaps are "not allowed (house option)" -- a house may allow them, and must
+    # docs/rules.md §3.3: swaps are "not allowed (house option)" -- a house may allow them, and must
     # say from which melds: switching swaps on alone names no meld and is refused, not guessed.
     house = find_ruleset("progressive").with_options({"swaps": True, "swap_from_runs": True})
     verdict = check_joker_swap(house, 1, C("5H JK 7H 8H"), Card.parse("6H"), "earlier_turn")
@@ -209,7 +196,7 @@ def test_a_meld_without_a_wild_card() -> None:
 
 
 def test_several_wild_cards_need_an_index() -> None:
-    # API.md: "required when the meld holds more than one wild card, else a 422"
+    # docs/api.md: "required when the meld holds more than one wild card, else a 422"
     with pytest.raises(rules.MoveError) as caught:
         swap("liverpool", "5H JK JK 8H", "6H")
     assert caught.value.field == "joker"
@@ -239,7 +226,8 @@ def test_a_round_the_ruleset_does_not_have() -> None:
 @pytest.mark.parametrize(
     ("meld", "players", "expected"),
     [
-        # RULES §2: "The same card may appear once per deck in play: at most 2 copies with two
+        # docs/rules.md §2: "The same card may appear once per deck in play: at most 2 copies with
+        # two
         # decks, 3 with three." The natural comes from the hand, on top of the meld's own.
         ("7H 7H 7H JK", None, ["too_many_copies"]),  # a fourth 7H: three decks at most
         ("7H 7H JK", None, []),

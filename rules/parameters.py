@@ -1,0 +1,455 @@
+"""The house options: what each parameter a house ruleset may set means, how a value of it is
+read and checked, and the JSON Schema that tells a client its bounds.
+
+Every option is declared once, on the :class:`~rules.ruleset.Ruleset` field it changes (most
+options *are* a field; a few, like ``jokers`` or ``round_count``, rewrite one). The house-option
+table :data:`rules.PARAMETERS` is gathered from those declarations by :func:`house_options`, and
+the web layer documents each option from :meth:`Parameter.json_schema`, so the bounds a client
+reads are the bounds the engine checks.
+
+An option of the wrong shape or out of its bounds is refused with a :class:`RulesetError` that
+names it; only whole rulesets are checked for consistency (``Ruleset.check_consistent``).
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rules.cards import Rank
+from rules.choices import MAX_SEATS, MELD_TYPES
+from rules.errors import RulesetError
+
+if TYPE_CHECKING:
+    from rules.ruleset import RoundSpec, Ruleset, TableSize
+
+#: The parameter values a house ruleset replaces, by field name, as they are read.
+Changes = dict[str, Any]
+
+#: A rank as an option may spell it (what :meth:`Rank.parse` reads, without spaces).
+RANK_PATTERN = r"^(?:[2-9]|10|[AaTtJjQqKk])$"
+
+#: The most rounds a house ruleset may play, and the most cards a round may deal.
+MOST_ROUNDS = 20
+MOST_CARDS_DEALT = 30
+#: The longest contract text a house round may give ("1 set + 2 runs of 5" is 19).
+LONGEST_CONTRACT = 200
+#: What one card may cost in hand, at most.
+MOST_POINTS = 500
+
+
+@dataclass(frozen=True, kw_only=True)
+class Parameter(abc.ABC):
+    """One house option: its name, what it means, and how a value of it is read.
+
+    Declared on a ruleset field without a name, it takes the field's; an option that rewrites
+    another field (``jokers`` rewrites ``tables``) is given its own.
+    """
+
+    description: str
+    name: str = ""
+
+    @abc.abstractmethod
+    def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
+        """Read ``value`` and record in ``changes`` the fields of ``ruleset`` it replaces;
+        raise :class:`RulesetError` if it is not a value of this option."""
+
+    @abc.abstractmethod
+    def value_schema(self) -> dict[str, Any]:
+        """The JSON Schema (OpenAPI 3.0 dialect) of the values this option accepts."""
+
+    def json_schema(self) -> dict[str, Any]:
+        """:meth:`value_schema` with the option's description, as the web layer shows it."""
+        return {**self.value_schema(), "description": self.description}
+
+
+@dataclass(frozen=True, kw_only=True)
+class FieldValue(Parameter):
+    """An option whose value, once read, is the new value of its own field."""
+
+    def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
+        changes[self.name] = self.read(value)
+
+    @abc.abstractmethod
+    def read(self, value: Any) -> Any:
+        """The field's value for an option value; raise :class:`RulesetError` if it is none."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flag(FieldValue):
+    """A rule that is on or off."""
+
+    def read(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise RulesetError(f"{self.name} must be true or false, not {value!r}")
+        return value
+
+    def value_schema(self) -> dict[str, Any]:
+        return {"type": "boolean"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Number(FieldValue):
+    """A whole number from ``low`` to ``high``; with ``nullable``, also null (the rule is off)."""
+
+    low: int = 0
+    high: int
+    nullable: bool = False
+
+    def read(self, value: Any) -> int | None:
+        if value is None and self.nullable:
+            return None
+        return self.whole_number(value, self.high)
+
+    def whole_number(self, value: Any, high: int) -> int:
+        """``value`` if it is a whole number from ``low`` to ``high`` (a bool is not one)."""
+        if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= high:
+            raise RulesetError(
+                f"{self.name} must be a whole number from {self.low} to {high}, not {value!r}"
+            )
+        return value
+
+    def value_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "integer", "minimum": self.low, "maximum": self.high}
+        if self.nullable:
+            schema["nullable"] = True
+        return schema
+
+
+@dataclass(frozen=True, kw_only=True)
+class Choice(FieldValue):
+    """One word of a closed list (the lists are in :mod:`rules.choices`)."""
+
+    choices: tuple[str, ...]
+
+    def read(self, value: Any) -> str:
+        if value not in self.choices:
+            raise RulesetError(
+                f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+            )
+        return str(value)
+
+    def value_schema(self) -> dict[str, Any]:
+        return {"type": "string", "enum": list(self.choices)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ranks(FieldValue):
+    """Some ranks, like ``["2"]`` (repeating one changes nothing)."""
+
+    def read(self, value: Any) -> frozenset[Rank]:
+        if (
+            not isinstance(value, list)
+            or len(value) > len(Rank)
+            or not all(isinstance(item, str) for item in value)
+        ):
+            raise RulesetError(f"{self.name} must be a list of ranks like ['2'], not {value!r}")
+        return frozenset(Rank.parse(item) for item in value)
+
+    def value_schema(self) -> dict[str, Any]:
+        return {
+            "type": "array",
+            "items": {"type": "string", "pattern": RANK_PATTERN},
+            "maxItems": len(Rank),
+        }
+
+
+#: What any one card may cost: the value of an entry of the ``points`` option.
+_CARD_POINTS = Number(name="points", description="points for one card", high=MOST_POINTS)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Points(Parameter):
+    """Penalty points by rank and for the joker (``"JK"``); the ranks not named keep theirs.
+
+    Naming a wild rank sets what its cards cost as wild cards too: a table that says "twos
+    cost 30" means the twos it plays with.
+    """
+
+    def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
+        if not isinstance(value, Mapping) or len(value) > len(Rank) + 1:
+            raise RulesetError(f"points must map ranks (and 'JK') to points, not {value!r}")
+        ranks = list(ruleset.rank_points)
+        joker = ruleset.joker_points
+        wild = ruleset.wild_rank_points
+        for key, given in value.items():
+            entry = dataclasses.replace(_CARD_POINTS, name=f"points[{key!r}]")
+            points = entry.whole_number(given, MOST_POINTS)
+            if isinstance(key, str) and key.strip().upper() in ("JK", "JOKER"):
+                joker = points
+                continue
+            rank = Rank.parse(key)
+            if rank in ruleset.wild_ranks:
+                wild = points
+            ranks[rank - 1] = points
+        changes.update(rank_points=tuple(ranks), joker_points=joker, wild_rank_points=wild)
+
+    def value_schema(self) -> dict[str, Any]:
+        # The canonical spellings; the engine also reads "t", "q" or "joker" for them.
+        keys = [*(rank.symbol for rank in Rank), "JK"]
+        return {
+            "type": "object",
+            "title": "Points",
+            "properties": {key: _CARD_POINTS.value_schema() for key in keys},
+            "additionalProperties": False,
+        }
+
+
+#: The three numbers of one table size, each with its bounds.
+_TABLE_SIZE = (
+    Number(name="max_players", description="the most players of this size", low=2, high=MAX_SEATS),
+    Number(name="decks", description="decks shuffled together", low=1, high=4),
+    Number(name="jokers", description="jokers added to them", high=MAX_SEATS),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tables(FieldValue):
+    """Decks and jokers by table size: ``[{max_players, decks, jokers}, ...]``, any order."""
+
+    def read(self, value: Any) -> tuple[TableSize, ...]:
+        # Imported here: the model imports this module to declare its fields.
+        from rules.ruleset import TableSize
+
+        if not isinstance(value, list) or not 1 <= len(value) <= MAX_SEATS:
+            raise RulesetError("tables must be a list of {max_players, decks, jokers}")
+        names = {number.name for number in _TABLE_SIZE}
+        tables = []
+        for item in value:
+            if not isinstance(item, Mapping) or set(item) != names:
+                raise RulesetError("each table needs exactly max_players, decks and jokers")
+            tables.append(
+                TableSize(
+                    *(number.whole_number(item[number.name], number.high) for number in _TABLE_SIZE)
+                )
+            )
+        tables.sort(key=lambda size: size.max_players)
+        return tuple(tables)
+
+    def value_schema(self) -> dict[str, Any]:
+        return {
+            "type": "array",
+            "items": table_size_schema(),
+            "minItems": 1,
+            "maxItems": MAX_SEATS,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Jokers(Number):
+    """The jokers of every table size at once."""
+
+    def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
+        jokers = self.whole_number(value, self.high)
+        changes["tables"] = tuple(
+            dataclasses.replace(size, jokers=jokers) for size in ruleset.tables
+        )
+
+
+#: The fields of one round of the ``rounds`` option besides its contract, in the order read.
+_ROUND_HAND_SIZE = Number(
+    name="hand_size", description="cards dealt to each player", low=1, high=MOST_CARDS_DEALT
+)
+_ROUND_FLAGS = (
+    Flag(name="whole_hand", description="the contract is the whole hand, laid at once"),
+    Flag(
+        name="discard_to_go_out",
+        description="going out takes a final discard (default: unless whole_hand)",
+    ),
+    Flag(name="exact_minimum", description="contract melds at exactly their minimum size"),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rounds(Parameter):
+    """The rounds, in order: ``[{contract, hand_size, whole_hand?, ...}, ...]``.
+
+    A contract's melds take the ruleset's minima unless it gives its own ("2 runs of 5").
+    """
+
+    def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
+        # Imported here: the model imports this module to declare its fields.
+        from rules.ruleset import Contract, RoundSpec
+
+        if not isinstance(value, list) or not 1 <= len(value) <= MOST_ROUNDS:
+            raise RulesetError(f"rounds must be a list of 1 to {MOST_ROUNDS} rounds")
+        allowed = {"contract", _ROUND_HAND_SIZE.name, *(flag.name for flag in _ROUND_FLAGS)}
+        whole_hand, discard_to_go_out, exact_minimum = _ROUND_FLAGS
+        rounds: list[RoundSpec] = []
+        for number, item in enumerate(value, start=1):
+            if not isinstance(item, Mapping) or not {"contract", "hand_size"} <= set(item):
+                raise RulesetError(f"round {number} needs a contract and a hand_size")
+            unknown = set(item) - allowed
+            if unknown:
+                raise RulesetError(f"round {number}: unknown field(s) {sorted(unknown)}")
+            text = item["contract"]
+            if isinstance(text, str) and len(text) > LONGEST_CONTRACT:
+                raise RulesetError(f"round {number}: a contract is at most {LONGEST_CONTRACT}")
+            contract = Contract.parse(text, set_min=ruleset.set_min, run_min=ruleset.run_min)
+            whole = whole_hand.read(item.get("whole_hand", False))
+            rounds.append(
+                RoundSpec(
+                    number=number,
+                    contract=contract,
+                    hand_size=_ROUND_HAND_SIZE.whole_number(item["hand_size"], MOST_CARDS_DEALT),
+                    whole_hand=whole,
+                    discard_to_go_out=discard_to_go_out.read(
+                        item.get("discard_to_go_out", not whole)
+                    ),
+                    exact_minimum=exact_minimum.read(item.get("exact_minimum", False)),
+                )
+            )
+        changes["rounds"] = tuple(rounds)
+
+    def value_schema(self) -> dict[str, Any]:
+        contract = {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": LONGEST_CONTRACT,
+            "description": 'Like "1 set + 2 runs" or "1 run of 7".',
+        }
+        item = _object_schema(
+            (_ROUND_HAND_SIZE, *_ROUND_FLAGS),
+            required=["contract", "hand_size"],
+            title="RoundOption",
+        )
+        item["properties"] = {"contract": contract, **item["properties"]}
+        return {"type": "array", "items": item, "minItems": 1, "maxItems": MOST_ROUNDS}
+
+
+def _rounds_so_far(ruleset: Ruleset, changes: Changes) -> tuple[RoundSpec, ...]:
+    """The rounds as the options read so far leave them (``rounds`` may come first)."""
+    return changes.get("rounds", ruleset.rounds)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundCount(Number):
+    """Play only the first rounds: at most as many as the ruleset has."""
+
+    def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
+        count = self.whole_number(value, min(self.high, len(ruleset.rounds)))
+        changes["rounds"] = _rounds_so_far(ruleset, changes)[:count]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandSize(Number):
+    """Deal the same number of cards in every round."""
+
+    def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
+        size = self.whole_number(value, self.high)
+        changes["rounds"] = tuple(
+            dataclasses.replace(spec, hand_size=size) for spec in _rounds_so_far(ruleset, changes)
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExactMinimum(Flag):
+    """Lay every contract meld at exactly its minimum (a whole-hand round has no minimum)."""
+
+    def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
+        exact = self.read(value)
+        changes["rounds"] = tuple(
+            dataclasses.replace(spec, exact_minimum=exact and not spec.whole_hand)
+            for spec in _rounds_so_far(ruleset, changes)
+        )
+
+
+def _object_schema(
+    parameters: tuple[Parameter, ...], *, required: list[str], title: str
+) -> dict[str, Any]:
+    """An object of some named parameters and nothing else; ``title`` names its shape."""
+    return {
+        "title": title,
+        "type": "object",
+        "properties": {parameter.name: parameter.json_schema() for parameter in parameters},
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def table_size_schema() -> dict[str, Any]:
+    """One table size, ``{max_players, decks, jokers}``: as an option gives it and as a
+    ruleset shows it."""
+    return _object_schema(
+        _TABLE_SIZE, required=[number.name for number in _TABLE_SIZE], title="Table"
+    )
+
+
+def stored_round_schema() -> dict[str, Any]:
+    """One round as a ruleset shows it (``round_as_dict``): every field, each always there."""
+    meld = {
+        "title": "MeldSpec",
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": list(MELD_TYPES)},
+            "min": {"type": "integer", "minimum": 1, "maximum": len(Rank)},
+        },
+        "required": ["type", "min"],
+        "additionalProperties": False,
+    }
+    contract = {
+        "title": "Contract",
+        "type": "object",
+        "properties": {
+            "melds": {"type": "array", "items": meld},
+            "text": {"type": "string", "example": "1 set + 1 run"},
+        },
+        "required": ["melds", "text"],
+        "additionalProperties": False,
+    }
+    number = {"type": "integer", "minimum": 1, "maximum": MOST_ROUNDS}
+    least = {"type": "integer", "minimum": 1, "description": "fewest cards the contract takes"}
+    flags = {flag.name: flag.json_schema() for flag in _ROUND_FLAGS}
+    properties = {
+        "number": number,
+        "contract": contract,
+        "hand_size": _ROUND_HAND_SIZE.json_schema(),
+        "min_cards": least,
+        **flags,
+    }
+    return {
+        "title": "Round",
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def house_options(model: type[Any]) -> dict[str, Parameter]:
+    """Every option declared on the fields of ``model`` (a dataclass), by name, in field order."""
+    options: dict[str, Parameter] = {}
+    for model_field in dataclasses.fields(model):
+        for parameter in model_field.metadata.get("options", ()):
+            named = (
+                parameter
+                if parameter.name
+                else dataclasses.replace(parameter, name=model_field.name)
+            )
+            options[named.name] = named
+    return options
+
+
+__all__ = [
+    "Changes",
+    "Choice",
+    "ExactMinimum",
+    "FieldValue",
+    "Flag",
+    "HandSize",
+    "Jokers",
+    "Number",
+    "Parameter",
+    "Points",
+    "RANK_PATTERN",
+    "RoundCount",
+    "Rounds",
+    "Ranks",
+    "Tables",
+    "house_options",
+    "stored_round_schema",
+    "table_size_schema",
+]

@@ -4,7 +4,7 @@ price."""
 from __future__ import annotations
 
 import pytest
-from conftest import ALL_PRESETS
+from rules_testing import ALL_PRESETS
 
 import rules
 from rules import check_buy, find_ruleset

@@ -7,7 +7,7 @@ import pickle
 from collections import Counter
 
 import pytest
-from conftest import C
+from rules_testing import C
 
 import rules
 from rules import Card, Rank, Suit

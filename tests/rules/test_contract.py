@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, codes
+from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, codes
 
 import rules
 from rules import check_contract, find_ruleset

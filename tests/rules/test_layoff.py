@@ -5,7 +5,7 @@ where a wild card goes, and the wild-card limits after the lay-off."""
 from __future__ import annotations
 
 import pytest
-from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes, result
+from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes, result
 
 import rules
 from rules import check_layoff, find_ruleset

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, C
+from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, C
 
 import rules
 from rules import find_ruleset

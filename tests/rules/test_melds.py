@@ -4,7 +4,7 @@ limits."""
 from __future__ import annotations
 
 import pytest
-from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes
+from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes
 
 import rules
 from rules import Card, check_meld, find_ruleset

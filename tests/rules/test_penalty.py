@@ -4,7 +4,7 @@ examples."""
 from __future__ import annotations
 
 import pytest
-from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C
+from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C
 
 import rules
 from rules import Card, find_ruleset, penalty

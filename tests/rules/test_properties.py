@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from conftest import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY
 
 import rules
 from rules import Card, Rank, Suit, find_ruleset, read_meld

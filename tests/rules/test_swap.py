@@ -5,7 +5,7 @@ freed joker must go."""
 from __future__ import annotations
 
 import pytest
-from conftest import LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes, result
+from rules_testing import LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes, result
 
 import rules
 from rules import Card, check_joker_swap, find_ruleset

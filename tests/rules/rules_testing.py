@@ -4,8 +4,9 @@ violation codes and the meld it leaves.
 This directory is deliberately not a package (no ``__init__.py``): as one it would be called
 ``rules`` and could shadow the engine it tests. The engine is imported from the repository root,
 which ``pyproject.toml`` puts on ``sys.path`` (``pythonpath = ["."]``), and the test modules
-import these helpers with ``from conftest import ...``: pytest loads this file, under that
-name, before it collects any module of this directory.
+import these helpers with ``from rules_testing import ...``: pytest puts this directory on
+``sys.path`` when it imports them. (Not ``conftest``: each test directory has its own, and the
+first one imported would answer for all of them.)
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
 from api import create_app
-from api.db import migrate
+from api.storage import migrate
 
 
 @pytest.fixture(scope="session")

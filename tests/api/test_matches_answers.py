@@ -25,7 +25,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 KEPT = Path(__file__).with_suffix(".json")
-#: The headers whose values are part of the contract (Location, ETag, the 401's challenge...).
+#: The headers whose values are part of the contract (Location, ETag, the 401's challenge...),
+#: kept in the order they are sent.
 HEADERS = (
     "Content-Type",
     "Location",
@@ -68,9 +69,9 @@ class Table:
                 text = text.replace(ruleset, '"<ruleset>"')
         for secret, placeholder in self.secrets.items():
             text = text.replace(secret, placeholder)
-        headers = {
-            name: self.hide(answer.headers[name]) for name in HEADERS if name in answer.headers
-        }
+        headers = [
+            [name, self.hide(value)] for name, value in answer.headers.items() if name in HEADERS
+        ]
         self.answers.append(
             {
                 "request": f"{method} {self.hide(path)}",
@@ -230,7 +231,7 @@ if __name__ == "__main__":
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from api import create_app
-    from api.db import migrate
+    from api.storage import migrate
 
     url = f"sqlite:///{tempfile.mkdtemp()}/answers.sqlite3"
     migrate(url)

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from api.storage import Storage
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -103,3 +105,14 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
     finally:
         server.stop()
+
+
+# --- storage without the web --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def storage(database_url: str) -> Iterator[Storage]:
+    """The storage package on each database in turn, with no Flask app around it."""
+    bound = Storage(database_url)
+    yield bound
+    bound.dispose()

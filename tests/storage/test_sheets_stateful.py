@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 
 from api import create_app
-from api.db import migrate
+from api.storage import migrate
 
 _DATABASE = Path(tempfile.mkdtemp(prefix="rummy-stateful-")) / "sheets.sqlite3"
 migrate(f"sqlite:///{_DATABASE}")

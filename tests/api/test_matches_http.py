@@ -13,7 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text, update
 
-from api.models import IdempotencyKey
+from api.storage import idempotency
+from api.storage.tables import idempotency_keys
 
 PROBLEM = "application/problem+json"
 
@@ -58,7 +59,9 @@ def fields(answer: Any) -> list[str]:
 # --- creating and reading ----------------------------------------------------------------------
 
 
-def test_create_answers_201_with_location_etag_and_a_token_shown_once(backend_client: FlaskClient) -> None:
+def test_create_answers_201_with_location_etag_and_a_token_shown_once(
+    backend_client: FlaskClient,
+) -> None:
     answer = create(backend_client, first_dealer=2)
     sheet = answer.get_json()
     assert answer.headers["Location"] == f"/v1/matches/{sheet['id']}"
@@ -227,7 +230,9 @@ def test_if_match_makes_a_write_conditional(backend_client: FlaskClient) -> None
     ]
 
 
-def test_rounds_are_recorded_in_order_and_only_the_rulesets_own(backend_client: FlaskClient) -> None:
+def test_rounds_are_recorded_in_order_and_only_the_rulesets_own(
+    backend_client: FlaskClient,
+) -> None:
     sheet = create(backend_client).get_json()
     early = put_round(backend_client, sheet, 2, ordinary_round())
     assert early.status_code == 409 and early.mimetype == PROBLEM
@@ -387,8 +392,8 @@ def test_deleting_a_sheet(backend_client: FlaskClient, backend_app: Flask) -> No
     assert gone.status_code == 204
     assert backend_client.get(f"/v1/matches/{sheet['id']}").status_code == 404
     assert put_round(backend_client, sheet, 2, ordinary_round()).status_code == 404
-    with backend_app.extensions["database"].transaction() as session:
-        left = session.execute(
+    with backend_app.extensions["database"].transaction() as connection:
+        left = connection.execute(
             text("SELECT count(*) FROM matches WHERE id = :id"), {"id": sheet["id"]}
         ).scalar_one()
     assert left == 0
@@ -450,8 +455,8 @@ def test_a_level_total_is_shared_in_contract_rummy(backend_client: FlaskClient) 
 
 
 def _count(app: Flask, table: str) -> int:
-    with app.extensions["database"].transaction() as session:
-        return int(session.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
+    with app.extensions["database"].transaction() as connection:
+        return int(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
 
 
 # --- spreadsheets ----------------------------------------------------------------------------------
@@ -494,18 +499,20 @@ def test_a_retry_with_the_same_key_answers_the_same_sheet(
     assert again.get_json()["edit_token"] == first.get_json()["edit_token"]
     assert again.headers["Location"] == first.headers["Location"]
     assert _count(backend_app, "matches") == before + 1
-    other = backend_client.post("/v1/matches", json={**body, "players": ["A", "B", "D"]}, headers=headers)
+    other = backend_client.post(
+        "/v1/matches", json={**body, "players": ["A", "B", "D"]}, headers=headers
+    )
     assert other.status_code == 422 and other.mimetype == PROBLEM
     assert _count(backend_app, "matches") == before + 1
 
 
-def test_a_key_still_being_served_answers_409(backend_client: FlaskClient, backend_app: Flask) -> None:
-    from api import idempotency
-
+def test_a_key_still_being_served_answers_409(
+    backend_client: FlaskClient, backend_app: Flask
+) -> None:
     key = "d3b07384-d113-4ec6-a1b2-7c0e8f9a1b2c"
     body = {"ruleset": "liverpool", "players": ["A", "B", "C"]}
-    with backend_app.extensions["database"].transaction(write=True) as session:
-        assert idempotency.claim(session, key, body) is None
+    with backend_app.extensions["database"].transaction(write=True) as connection:
+        assert idempotency.claim(connection, key, body) is None
     answer = backend_client.post("/v1/matches", json=body, headers={"Idempotency-Key": key})
     assert answer.status_code == 409 and answer.mimetype == PROBLEM
 
@@ -513,30 +520,36 @@ def test_a_key_still_being_served_answers_409(backend_client: FlaskClient, backe
 def test_keys_expire_after_24_hours(backend_client: FlaskClient, backend_app: Flask) -> None:
     key = "0c8f2e1a-7b3d-4f5e-8a9b-1c2d3e4f5a6b"
     body = {"ruleset": "liverpool", "players": ["A", "B", "C"]}
-    first = backend_client.post("/v1/matches", json=body, headers={"Idempotency-Key": key}).get_json()
-    with backend_app.extensions["database"].transaction(write=True) as session:
-        session.execute(
-            update(IdempotencyKey).values(created_at=datetime.now(UTC) - timedelta(hours=25))
+    first = backend_client.post(
+        "/v1/matches", json=body, headers={"Idempotency-Key": key}
+    ).get_json()
+    with backend_app.extensions["database"].transaction(write=True) as connection:
+        connection.execute(
+            update(idempotency_keys).values(created_at=datetime.now(UTC) - timedelta(hours=25))
         )
-    again = backend_client.post("/v1/matches", json=body, headers={"Idempotency-Key": key}).get_json()
+    again = backend_client.post(
+        "/v1/matches", json=body, headers={"Idempotency-Key": key}
+    ).get_json()
     assert again["id"] != first["id"]
 
 
-def test_the_edit_token_is_stored_only_as_a_hash(backend_client: FlaskClient, backend_app: Flask) -> None:
+def test_the_edit_token_is_stored_only_as_a_hash(
+    backend_client: FlaskClient, backend_app: Flask
+) -> None:
     answer = backend_client.post(
         "/v1/matches",
         json={"ruleset": "liverpool", "players": ["A", "B", "C"]},
         headers={"Idempotency-Key": "5b9e0f1a-2c3d-4e5f-8a7b-9c0d1e2f3a4b"},
     ).get_json()
     token = answer["edit_token"]
-    with backend_app.extensions["database"].transaction() as session:
-        stored = session.execute(
+    with backend_app.extensions["database"].transaction() as connection:
+        stored = connection.execute(
             text("SELECT edit_token_hash FROM matches WHERE id = :id"), {"id": answer["id"]}
         ).scalar_one()
         dump = " ".join(
             str(row)
             for table in ("matches", "idempotency_keys")
-            for row in session.execute(text(f"SELECT * FROM {table}")).all()
+            for row in connection.execute(text(f"SELECT * FROM {table}")).all()
         )
     assert stored == hashlib.sha256(token.encode()).hexdigest()
     assert token not in dump

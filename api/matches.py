@@ -138,12 +138,19 @@ class RoundWriteSchema(ma.Schema):
     )
 
 
-class SeatSchema(ma.Schema):
+class ViewSchema(ma.Schema):
+    """A schema dumping the objects storage reads back, whose fields are attributes."""
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        return getattr(obj, attr, default)
+
+
+class SeatSchema(ViewSchema):
     seat = integer(required=True)
     name = fields.String(required=True)
 
 
-class ResultSchema(ma.Schema):
+class ResultSchema(ViewSchema):
     seat = integer(required=True)
     points = integer(required=True, metadata={"description": "What the round adds to the total."})
     penalty = integer(required=True, metadata={"description": "The penalty before any bonus."})
@@ -160,7 +167,7 @@ class ResultSchema(ma.Schema):
         return data
 
 
-class SheetRoundSchema(ma.Schema):
+class SheetRoundSchema(ViewSchema):
     number = integer(required=True)
     contract = fields.Nested(ContractSchema, required=True)
     hand_size = integer(required=True)
@@ -171,7 +178,7 @@ class SheetRoundSchema(ma.Schema):
     first_player = integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["pending", "played"]))
     stock_ran_out = fields.Boolean()
-    results = fields.List(fields.Nested(ResultSchema))
+    results = fields.Nested(ResultSchema, many=True)
 
     @ma.post_dump
     def results_only_if_played(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
@@ -181,35 +188,35 @@ class SheetRoundSchema(ma.Schema):
         return data
 
 
-class TotalSchema(ma.Schema):
+class TotalSchema(ViewSchema):
     seat = integer(required=True)
     total = integer(required=True)
 
 
-class StandingSchema(ma.Schema):
+class StandingSchema(ViewSchema):
     rank = integer(required=True)
     seat = integer(required=True)
     name = fields.String(required=True)
     total = integer(required=True)
 
 
-class TieBreakSchema(ma.Schema):
+class TieBreakSchema(ViewSchema):
     method = fields.String(required=True, metadata={"example": "last_round"})
     seats = fields.List(integer(), required=True, metadata={"description": "The tied seats."})
     round = integer(allow_none=True, required=True)
     decided = fields.Boolean(required=True)
 
 
-class SheetSchema(ma.Schema):
+class SheetSchema(ViewSchema):
     id = fields.String(required=True)
     ruleset = fields.Dict(
         required=True, metadata={"description": "The resolved ruleset, as stored with the sheet."}
     )
-    players = fields.List(fields.Nested(SeatSchema), required=True)
+    players = fields.Nested(SeatSchema, many=True, required=True)
     first_dealer = integer(required=True)
-    rounds = fields.List(fields.Nested(SheetRoundSchema), required=True)
-    totals = fields.List(fields.Nested(TotalSchema), required=True)
-    standings = fields.List(fields.Nested(StandingSchema), required=True)
+    rounds = fields.Nested(SheetRoundSchema, many=True, required=True)
+    totals = fields.Nested(TotalSchema, many=True, required=True)
+    standings = fields.Nested(StandingSchema, many=True, required=True)
     status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
     winners = fields.List(integer(), allow_none=True, required=True)
     tie_break = fields.Nested(TieBreakSchema, allow_none=True, required=True)

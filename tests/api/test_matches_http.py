@@ -1,4 +1,4 @@
-"""Match sheets over HTTP (API.md, "Match sheets"), on SQLite and on PostgreSQL."""
+"""Match sheets over HTTP (docs/api.md, "Match sheets"), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text, update
 
+from api.errors import STORAGE_STATUSES
 from api.storage import idempotency
+from api.storage.errors import StorageError
 from api.storage.tables import idempotency_keys
 
 PROBLEM = "application/problem+json"
@@ -88,8 +90,9 @@ def test_ids_and_tokens_are_random(backend_client: FlaskClient) -> None:
 
 
 def test_the_schedule_of_dealer_cutter_and_first_player(backend_client: FlaskClient) -> None:
-    # 000: "Der Spieler links vom Geber hebt ab." / "Der Spieler links vom Geber macht den
-    # ersten Zug. Das Recht zum Geben wandert zwischen den Runden im Uhrzeigersinn weiter."
+    # The German Liverpool sheet: "Der Spieler links vom Geber hebt ab." / "Der Spieler links
+    # vom Geber macht den ersten Zug. Das Recht zum Geben wandert zwischen den Runden im
+    # Uhrzeigersinn weiter."
     sheet = create(backend_client, first_dealer=2).get_json()
     dealers = [(r["dealer"], r["cutter"], r["first_player"]) for r in sheet["rounds"]]
     assert dealers == [(2, 3, 3), (3, 0, 0), (0, 1, 1), (1, 2, 2), (2, 3, 3), (3, 0, 0), (0, 1, 1)]
@@ -99,7 +102,7 @@ def test_the_schedule_of_dealer_cutter_and_first_player(backend_client: FlaskCli
 
 
 def test_contract_rummy_the_player_right_of_the_dealer_cuts(backend_client: FlaskClient) -> None:
-    # 002: RULES §3.2 "the player to the dealer's right cuts"
+    # The Norwegian sheet, docs/rules.md §3.2: "the player to the dealer's right cuts"
     sheet = create(backend_client, ruleset="contract-rummy", players=["A", "B", "C"]).get_json()
     assert (sheet["rounds"][0]["dealer"], sheet["rounds"][0]["cutter"]) == (0, 2)
     assert sheet["rounds"][0]["first_player"] == 1
@@ -186,7 +189,7 @@ def test_recording_a_round_scores_it_and_moves_the_version(backend_client: Flask
 
 
 def test_cards_left_in_hand_are_scored_by_the_ruleset(backend_client: FlaskClient) -> None:
-    # 000: "Ass = 15, K/D/B/10 = 10 je, 9–2 = 5 je, Joker = 15."
+    # The German Liverpool sheet: "Ass = 15, K/D/B/10 = 10 je, 9–2 = 5 je, Joker = 15."
     sheet = create(backend_client).get_json()
     results = ordinary_round()
     results[1] = {"seat": 1, "cards": ["AS", "KH", "JK", "9D"]}
@@ -299,7 +302,7 @@ def test_a_recorded_round_may_be_corrected(backend_client: FlaskClient) -> None:
         # Nobody out without the stock running out, or somebody out when it did.
         ([{"seat": s, "points": 10} for s in range(4)], {}, "nobody_went_out", "stock_ran_out"),
         (ordinary_round(), {"stock_ran_out": True}, "out_when_stock_ran_out", "stock_ran_out"),
-        # 000: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen."
+        # The German Liverpool sheet: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen."
         (
             [{**r, "buys": 4} if r["seat"] == 2 else r for r in ordinary_round()],
             {},
@@ -333,7 +336,8 @@ def test_a_round_that_cannot_have_happened_is_refused_and_nothing_stored(
 
 
 def test_a_round_where_the_stock_ran_out_scores_every_hand(backend_client: FlaskClient) -> None:
-    # 000: "andere beenden die Runde und rechnen alle nicht abgezahlten Hände ab."
+    # The German Liverpool sheet: "andere beenden die Runde und rechnen alle nicht abgezahlten
+    # Hände ab."
     sheet = create(backend_client).get_json()
     body = put_round(
         backend_client,
@@ -347,8 +351,9 @@ def test_a_round_where_the_stock_ran_out_scores_every_hand(backend_client: Flask
 
 
 def test_the_cut_bonus_where_the_ruleset_has_one(backend_client: FlaskClient) -> None:
-    # 002: "Pagat beskriver også en Liverpool-variant med 50 poengs fratrekk hvis spilleren til
-    # høyre for giver kutter nøyaktig antall utdelingskort pluss startkortet."
+    # The Norwegian sheet: "Pagat beskriver også en Liverpool-variant med 50 poengs fratrekk
+    # hvis spilleren til høyre for giver kutter nøyaktig antall utdelingskort pluss
+    # startkortet."
     ruleset = {"base": "contract-rummy", "options": {"cut_bonus": 50}}
     sheet = create(backend_client, ruleset=ruleset, players=["A", "B", "C"]).get_json()
     cutter = sheet["rounds"][0]["cutter"]
@@ -426,8 +431,9 @@ def _play_to_a_level_total(client: FlaskClient, sheet: dict[str, Any]) -> dict[s
 
 
 def test_a_level_total_goes_to_the_lower_last_round(backend_client: FlaskClient) -> None:
-    # 000: "Bei Gleichstand wird die letzte Runde erneut gespielt oder die Strafpunkte der
-    # siebten Runde werden verglichen." RULES §3.1: the lower penalty in the last round wins.
+    # The German Liverpool sheet: "Bei Gleichstand wird die letzte Runde erneut gespielt oder
+    # die Strafpunkte der siebten Runde werden verglichen." docs/rules.md §3.1: the lower
+    # penalty in the last round wins.
     sheet = create(backend_client, players=["A", "B", "C"]).get_json()
     body = _play_to_a_level_total(backend_client, sheet)
     assert body["winners"] == [1]
@@ -441,7 +447,7 @@ def test_a_level_total_goes_to_the_lower_last_round(backend_client: FlaskClient)
 
 
 def test_a_level_total_is_shared_in_contract_rummy(backend_client: FlaskClient) -> None:
-    # RULES §3.2 Decision: a tie is shared.
+    # docs/rules.md §3.2, Decision: a tie is shared.
     sheet = create(backend_client, ruleset="contract-rummy", players=["A", "B", "C"]).get_json()
     body = _play_to_a_level_total(backend_client, sheet)
     assert body["winners"] == [0, 1]
@@ -459,7 +465,7 @@ def _count(app: Flask, table: str) -> int:
         return int(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
 
 
-# --- spreadsheets ----------------------------------------------------------------------------------
+# --- spreadsheets ------------------------------------------------------------------------------
 
 
 def test_the_sheet_as_csv(backend_client: FlaskClient) -> None:
@@ -553,3 +559,18 @@ def test_the_edit_token_is_stored_only_as_a_hash(
         )
     assert stored == hashlib.sha256(token.encode()).hexdigest()
     assert token not in dump
+
+
+# --- every refusal has its status ----------------------------------------------------------------
+
+
+def _kinds(base: type[StorageError]) -> list[type[StorageError]]:
+    return [base, *(kind for sub in base.__subclasses__() for kind in _kinds(sub))]
+
+
+@pytest.mark.parametrize("kind", _kinds(StorageError)[1:], ids=lambda kind: kind.__name__)
+def test_every_refusal_of_storage_is_answered_with_a_status(
+    kind: type[StorageError],
+) -> None:
+    """No kind of refusal storage raises falls through to a 500 for want of a status."""
+    assert any(issubclass(kind, mapped) for mapped in STORAGE_STATUSES), kind

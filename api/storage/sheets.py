@@ -108,6 +108,7 @@ _DELETE = delete(matches).where(matches.c.id == bindparam("match_id"))
 
 
 def load(connection: Connection, match_id: str, *, for_update: bool = False) -> Sheet:
+    """The stored sheet ``match_id``; :class:`SheetNotFound` if there is none."""
     # PostgreSQL: writers to one sheet queue at FOR UPDATE. SQLite's BEGIN IMMEDIATE did already.
     statement = _SELECT_FOR_UPDATE if for_update else _SELECT
     row = connection.execute(statement, {"match_id": match_id}).one_or_none()
@@ -202,6 +203,7 @@ def save(connection: Connection, sheet: Sheet) -> None:
 
 
 def remove(connection: Connection, sheet: Sheet) -> None:
+    """Delete the sheet (its kept idempotent answers are :mod:`idempotency`'s to forget)."""
     connection.execute(_DELETE, {"match_id": sheet.id})
 
 

@@ -233,6 +233,32 @@ def test_if_match_makes_a_write_conditional(backend_client: FlaskClient) -> None
     ]
 
 
+@pytest.mark.parametrize(
+    ("if_match", "status"),
+    [
+        ('"1"', 200),
+        ('W/"1"', 200),  # a weak tag names the same version
+        ('"1-csv"', 200),  # the spreadsheet's tag: read as CSV, written as JSON
+        ('"7", "1"', 200),  # any one of the listed versions
+        ("*", 200),
+        ('"2"', 412),
+        ('"01"', 412),  # not a tag this API made
+        ("1", 412),  # unquoted: not an entity tag
+    ],
+)
+def test_if_match_names_the_versions_a_write_was_meant_for(
+    backend_client: FlaskClient, if_match: str, status: int
+) -> None:
+    sheet = create(backend_client).get_json()
+    answer = backend_client.put(
+        f"/v1/matches/{sheet['id']}/rounds/1",
+        json={"results": ordinary_round()},
+        headers=auth(sheet, **{"If-Match": if_match}),
+    )
+    assert answer.status_code == status
+    assert answer.headers["ETag"] == ('"2"' if status == 200 else '"1"')
+
+
 def test_rounds_are_recorded_in_order_and_only_the_rulesets_own(
     backend_client: FlaskClient,
 ) -> None:

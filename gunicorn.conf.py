@@ -21,10 +21,10 @@ def on_starting(server: object) -> None:
     """Create or migrate the database schema once, in the master, before any worker starts.
 
     Several instances starting against one database at once queue on a lock in
-    ``api.db.migrate``; workers never migrate, so no request meets a half-made schema.
+    ``api.storage.migrate``; workers never migrate, so no request meets a half-made schema.
     """
     from api import create_app
-    from api.db import migrate
+    from api.storage import migrate
 
     app = create_app()
     try:

@@ -22,6 +22,7 @@ from flask import Flask, Response, current_app, request
 from flask_smorest import Api  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from api.storage import errors as storage
 from rules import RulesError
 
 PROBLEM_JSON = "application/problem+json"
@@ -188,8 +189,53 @@ def _rules_error(error: RulesError) -> Response:
 
 
 def _problem(error: Problem) -> Response:
-    """A view refused the request (a sheet's 401, 403, 404, 409, 412 or 422)."""
+    """A view refused the request (an Idempotency-Key of the wrong length)."""
     return problem(error.status, error.detail, error.errors, error.headers)
+
+
+# --- storage's refusals --------------------------------------------------------------------------
+
+#: The status each refusal of :mod:`api.storage` answers with: the one place they are chosen.
+STORAGE_STATUSES: dict[type[storage.StorageError], int] = {
+    storage.TokenMissing: 401,
+    storage.BadToken: 403,
+    storage.SheetNotFound: 404,
+    storage.NoSuchRound: 404,
+    storage.RoundOutOfOrder: 409,
+    storage.ConcurrentWrite: 409,
+    storage.IdempotencyConflict: 409,
+    storage.StaleSheet: 412,
+    storage.InvalidInput: 422,
+    storage.StorageUnavailable: 503,
+}
+
+
+def version_etag(version: int) -> str:
+    """The ETag of a sheet's version: what ``If-Match`` names and a 412 answers."""
+    return f'"{version}"'
+
+
+def _storage_error(error: storage.StorageError) -> Response:
+    """A sheet could not be read or changed as asked: its status, and the headers to act on."""
+    status = next(
+        (STORAGE_STATUSES[kind] for kind in type(error).__mro__ if kind in STORAGE_STATUSES),
+        None,
+    )
+    if status is None:
+        return _internal_error(error)
+    headers = {}
+    if isinstance(error, storage.TokenMissing):
+        headers["WWW-Authenticate"] = 'Bearer realm="rummy-referee"'
+    elif isinstance(error, storage.StaleSheet):
+        headers["ETag"] = version_etag(error.version)
+    errors = None
+    if error.errors is not None:
+        errors = [
+            {"field": item.field, "message": item.message}
+            | ({"code": item.code} if item.code is not None else {})
+            for item in error.errors
+        ]
+    return problem(status, str(error), errors, headers)
 
 
 def _internal_error(error: BaseException) -> Response:
@@ -222,6 +268,7 @@ def init_app(app: Flask) -> None:
     """Route the errors that are not HTTP exceptions (flask-smorest routes those to ProblemApi)."""
     app.register_error_handler(RulesError, _rules_error)
     app.register_error_handler(Problem, _problem)
+    app.register_error_handler(storage.StorageError, _storage_error)
     # Flask looks for the most specific handler, so this one only sees what nothing else takes:
     # HTTP exceptions go to ProblemApi.handle_http_exception, RulesError to _rules_error.
     app.register_error_handler(Exception, _internal_error)

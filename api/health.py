@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app
-from sqlalchemy.exc import SQLAlchemyError
 
-from .errors import Problem
 from .extensions import database
 from .parsing import Blueprint
 from .schemas import HealthSchema
+from .storage import StorageUnavailable
 
 blp = Blueprint("health", __name__, description="Whether the service is up.")
 
@@ -26,7 +25,7 @@ def health() -> dict[str, Any]:
     """
     try:
         database.ping()
-    except SQLAlchemyError as error:
-        current_app.logger.warning("health check: the database is unreachable: %s", error)
-        raise Problem(503, "the database is unreachable") from None
+    except StorageUnavailable as error:
+        current_app.logger.warning("health check: the database is unreachable: %s", error.cause)
+        raise
     return {"status": "ok", "database": "ok"}

@@ -1,26 +1,30 @@
-"""Match sheets over HTTP: ``/v1/matches`` (API.md, "Match sheets").
+"""Match sheets over HTTP: ``/v1/matches`` (docs/api.md, "Match sheets").
 
 Reading needs only the sheet's id, which is long and random; writing needs the edit token
 shown once at creation. ``If-Match`` makes a write conditional on the version a phone last saw,
-and ``Idempotency-Key`` makes creating a sheet safe to retry.
+and ``Idempotency-Key`` makes creating a sheet safe to retry. What a sheet is, and every
+refusal of a change to it, is :mod:`api.storage`'s; this module reads requests, and writes the
+:class:`~api.storage.scoresheet.ScoreSheet` storage reads back through :class:`SheetSchema`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import csv
+import io
+import re
 from typing import Any
 
 import marshmallow as ma
 from flask import Response, current_app, request, url_for
 from marshmallow import fields, validate
-from sqlalchemy import Connection
 
-from api import idempotency, sheets
-from api.db import db
-from api.errors import Problem
+from api.errors import Problem, version_etag
+from api.extensions import database
 from api.fields import CardField, StrictBoolean, integer
 from api.parsing import Blueprint
 from api.schemas import ContractSchema, ruleset_field
+from api.storage import idempotency, sheets
+from api.storage.scoresheet import ScoreSheet, score_sheet
 from rules import MAX_SEATS
 from rules.match import Entry
 
@@ -110,12 +114,19 @@ class RoundWriteSchema(ma.Schema):
     )
 
 
-class SeatSchema(ma.Schema):
+class ViewSchema(ma.Schema):
+    """A schema dumping the objects storage reads back, whose fields are attributes."""
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        return getattr(obj, attr, default)
+
+
+class SeatSchema(ViewSchema):
     seat = integer(required=True)
     name = fields.String(required=True)
 
 
-class ResultSchema(ma.Schema):
+class ResultSchema(ViewSchema):
     seat = integer(required=True)
     points = integer(required=True, metadata={"description": "What the round adds to the total."})
     penalty = integer(required=True, metadata={"description": "The penalty before any bonus."})
@@ -124,8 +135,15 @@ class ResultSchema(ma.Schema):
     bonus = integer(required=True)
     cards = fields.List(fields.String(), metadata={"description": "When given as cards."})
 
+    @ma.post_dump
+    def cards_only_if_given(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        """A result entered as points has no cards to show: the key is left out, not null."""
+        if data["cards"] is None:
+            del data["cards"]
+        return data
 
-class SheetRoundSchema(ma.Schema):
+
+class SheetRoundSchema(ViewSchema):
     number = integer(required=True)
     contract = fields.Nested(ContractSchema, required=True)
     hand_size = integer(required=True)
@@ -136,38 +154,45 @@ class SheetRoundSchema(ma.Schema):
     first_player = integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["pending", "played"]))
     stock_ran_out = fields.Boolean()
-    results = fields.List(fields.Nested(ResultSchema))
+    results = fields.Nested(ResultSchema, many=True)
+
+    @ma.post_dump
+    def results_only_if_played(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        """A pending round has not ended yet: no stock_ran_out and no results, not nulls."""
+        if data["status"] == "pending":
+            del data["stock_ran_out"], data["results"]
+        return data
 
 
-class TotalSchema(ma.Schema):
+class TotalSchema(ViewSchema):
     seat = integer(required=True)
     total = integer(required=True)
 
 
-class StandingSchema(ma.Schema):
+class StandingSchema(ViewSchema):
     rank = integer(required=True)
     seat = integer(required=True)
     name = fields.String(required=True)
     total = integer(required=True)
 
 
-class TieBreakSchema(ma.Schema):
+class TieBreakSchema(ViewSchema):
     method = fields.String(required=True, metadata={"example": "last_round"})
     seats = fields.List(integer(), required=True, metadata={"description": "The tied seats."})
     round = integer(allow_none=True, required=True)
     decided = fields.Boolean(required=True)
 
 
-class SheetSchema(ma.Schema):
+class SheetSchema(ViewSchema):
     id = fields.String(required=True)
     ruleset = fields.Dict(
         required=True, metadata={"description": "The resolved ruleset, as stored with the sheet."}
     )
-    players = fields.List(fields.Nested(SeatSchema), required=True)
+    players = fields.Nested(SeatSchema, many=True, required=True)
     first_dealer = integer(required=True)
-    rounds = fields.List(fields.Nested(SheetRoundSchema), required=True)
-    totals = fields.List(fields.Nested(TotalSchema), required=True)
-    standings = fields.List(fields.Nested(StandingSchema), required=True)
+    rounds = fields.Nested(SheetRoundSchema, many=True, required=True)
+    totals = fields.Nested(TotalSchema, many=True, required=True)
+    standings = fields.Nested(StandingSchema, many=True, required=True)
     status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
     winners = fields.List(integer(), allow_none=True, required=True)
     tie_break = fields.Nested(TieBreakSchema, allow_none=True, required=True)
@@ -215,17 +240,85 @@ _LINKS = {
 _AUTH: list[dict[str, list[str]]] = [{"editToken": []}]
 _HEADER = {"schema": {"type": "string"}}
 
+SHEET = SheetSchema()
+CREATED_SHEET = CreatedSheetSchema()
 
-def _sheet_json(
-    sheet: sheets.Sheet, status: int = 200, headers: dict[str, str] | None = None, **extra: Any
+
+# --- answers -------------------------------------------------------------------------------------
+
+
+def json_answer(
+    body: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None
 ) -> Response:
-    """The sheet as JSON. Written directly, not dumped through SheetSchema: the view already
-    has the answer's exact shape, and schemathesis holds every answer to the schema."""
+    """A dumped sheet as the API has always written sheets: ``app.json.dumps``'s layout.
+
+    flask-smorest's ``jsonify`` would write it compactly with a final newline; the sheets keep
+    the bytes they were first answered with, since a retried creation repeats its first answer
+    exactly (:func:`replay`) and phones compare what they kept.
+    """
     return Response(
-        current_app.json.dumps(sheets.view(sheet) | extra),
-        status=status,
-        headers={"ETag": sheets.etag(sheet), **(headers or {})},
-        mimetype="application/json",
+        current_app.json.dumps(body), status=status, headers=headers, mimetype="application/json"
+    )
+
+
+def sheet_answer(score: ScoreSheet) -> Response:
+    return json_answer(SHEET.dump(score), headers={"ETag": version_etag(score.version)})
+
+
+def replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
+    """The kept first answer to a creation, exactly as it was (it is already dumped)."""
+    body = kept.body
+    headers = {
+        "Location": url_for("matches.get_match", match_id=body["id"]),
+        "ETag": version_etag(body["version"]),
+    }
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return json_answer(body, kept.status, headers)
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: never read as a formula (CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def as_csv(score: ScoreSheet) -> str:
+    """The sheet for a spreadsheet: a row per round, a column per player, then the totals."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    names = [_cell(player.name) for player in score.players]
+    writer.writerow(["round", "contract", "dealer", *names])
+    for played in score.rounds:
+        points: list[Any] = [""] * len(names)
+        for result in played.results or ():
+            points[result.seat] = result.points
+        writer.writerow([played.number, played.contract.text, names[played.dealer], *points])
+    writer.writerow(["total", "", "", *(total.total for total in score.totals)])
+    return out.getvalue()
+
+
+# --- request headers -----------------------------------------------------------------------------
+
+#: An ETag this API made: a version, of the JSON or of the spreadsheet (``"3"``, ``"3-csv"``).
+_VERSION_TAG = re.compile(r'"([1-9][0-9]*)(?:-csv)?"')
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, or None without one."""
+    scheme, _, token = (authorization or "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def versions_named(if_match: str | None) -> frozenset[int] | None:
+    """The versions an ``If-Match`` header names (weak or strong, JSON or CSV); None for any."""
+    if if_match is None:
+        return None
+    tags = [tag.strip().removeprefix("W/") for tag in if_match.split(",")]
+    if "*" in tags:
+        return None
+    return frozenset(
+        int(match[1]) for tag in tags if (match := _VERSION_TAG.fullmatch(tag)) is not None
     )
 
 
@@ -262,48 +355,34 @@ def create_match(data: dict[str, Any]) -> Any:
             "Idempotency-Key must be 1 to 255 characters",
             [{"field": "Idempotency-Key", "message": "1 to 255 characters"}],
         )
+    table = (data["ruleset"], data["players"], data["first_dealer"])
     if key is None:
-        with db.connection(write=True) as connection:
-            sheet, token = sheets.create(
-                connection, data["ruleset"], data["players"], data["first_dealer"]
-            )
-        location = url_for("matches.get_match", match_id=sheet.id)
-        return _sheet_json(sheet, 201, {"Location": location}, edit_token=token)
+        with database.transaction(write=True) as connection:
+            sheet, token = sheets.create(connection, *table)
+        return json_answer(
+            CREATED_SHEET.dump(score_sheet(sheet, edit_token=token)),
+            201,
+            {
+                "ETag": version_etag(sheet.version),
+                "Location": url_for("matches.get_match", match_id=sheet.id),
+            },
+        )
     # The claim is committed on its own, so that a retry arriving while this request is still
     # being served sees it (409) instead of waiting for it.
-    with db.transaction(write=True) as session:
-        kept = idempotency.claim(session, key, request.get_json())
+    with database.transaction(write=True) as connection:
+        kept = idempotency.claim(connection, key, request.get_json())
     if kept is not None:
-        return _replay(kept)
+        return replay(kept)
     try:
-        with db.transaction(write=True) as session:
-            sheet, token = sheets.create(
-                session.connection(), data["ruleset"], data["players"], data["first_dealer"]
-            )
-            answer = sheets.view(sheet) | {"edit_token": token}
-            idempotency.keep(session, key, 201, answer, sheet.id)
+        with database.transaction(write=True) as connection:
+            sheet, token = sheets.create(connection, *table)
+            answer = CREATED_SHEET.dump(score_sheet(sheet, edit_token=token))
+            idempotency.keep(connection, key, 201, answer, sheet.id)
     except Exception:
-        with db.transaction(write=True) as session:
-            idempotency.release(session, key)
+        with database.transaction(write=True) as connection:
+            idempotency.release(connection, key)
         raise
-    return _replay(idempotency.Kept(201, answer), replayed=False)
-
-
-def _replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
-    """The kept first answer, exactly as it was (it is already dumped)."""
-    body = kept.body
-    headers = {
-        "Location": url_for("matches.get_match", match_id=body["id"]),
-        "ETag": f'"{body["version"]}"',
-    }
-    if replayed:
-        headers["Idempotent-Replayed"] = "true"
-    return Response(
-        current_app.json.dumps(body),
-        status=kept.status,
-        headers=headers,
-        mimetype="application/json",
-    )
+    return replay(idempotency.Kept(201, answer), replayed=False)
 
 
 @blp.route("/<string:match_id>", methods=["GET"])
@@ -315,7 +394,7 @@ def get_match(match_id: str) -> Any:
 
     With `Accept: text/csv`, the sheet as a spreadsheet: a row per round, a column per player.
     """
-    with db.connection() as connection:
+    with database.transaction() as connection:
         sheet = sheets.load(connection, match_id)
     wants = request.accept_mimetypes.best_match(["application/json", "text/csv"])
     if (
@@ -323,7 +402,7 @@ def get_match(match_id: str) -> Any:
         and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
     ):
         return Response(
-            sheets.as_csv(sheets.view(sheet)),
+            as_csv(score_sheet(sheet)),
             mimetype="text/csv",
             headers={
                 "ETag": f'"{sheet.version}-csv"',
@@ -331,24 +410,8 @@ def get_match(match_id: str) -> Any:
             },
         )
     if request.if_none_match and request.if_none_match.contains(str(sheet.version)):
-        return Response(status=304, headers={"ETag": sheets.etag(sheet)})
-    return _sheet_json(sheet)
-
-
-def _write(match_id: str, change: Callable[[Connection, sheets.Sheet], bool]) -> Response:
-    """Change the sheet under its edit token and ``If-Match``, in one transaction.
-
-    ``change`` says whether the sheet is still there to be saved and answered (204 if not).
-    """
-    token = sheets.bearer_token(request.headers.get("Authorization"))
-    with db.connection(write=True) as connection:
-        sheet = sheets.load(connection, match_id, for_update=True)
-        sheets.authorize(sheet, token)
-        sheets.check_precondition(sheet, request.headers.get("If-Match"))
-        if not change(connection, sheet):
-            return Response(status=204)
-        sheets.save(connection, sheet)
-    return _sheet_json(sheet)
+        return Response(status=304, headers={"ETag": version_etag(sheet.version)})
+    return sheet_answer(score_sheet(sheet))
 
 
 _WRITE_DOC: dict[str, Any] = {
@@ -363,6 +426,13 @@ _WRITE_DOC: dict[str, Any] = {
         }
     ],
 }
+
+
+def _credentials() -> tuple[str | None, frozenset[int] | None]:
+    """A write's edit token (``Authorization: Bearer``) and the versions it is meant for
+    (``If-Match``): what :func:`api.storage.sheets.load_for_change` lets through or refuses."""
+    headers = request.headers
+    return bearer_token(headers.get("Authorization")), versions_named(headers.get("If-Match"))
 
 
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
@@ -388,12 +458,12 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
         for item in data["results"]
     )
     given = sheets.RoundInput(entries, data["stock_ran_out"])
-
-    def record(connection: Connection, sheet: sheets.Sheet) -> bool:
+    token, expected = _credentials()
+    with database.transaction(write=True) as connection:
+        sheet = sheets.load_for_change(connection, match_id, token, expected)
         sheets.record_round(sheet, number, given)
-        return True
-
-    return _write(match_id, record)
+        sheets.save(connection, sheet)
+    return sheet_answer(score_sheet(sheet))
 
 
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
@@ -402,12 +472,12 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
-
-    def take_back(connection: Connection, sheet: sheets.Sheet) -> bool:
+    token, expected = _credentials()
+    with database.transaction(write=True) as connection:
+        sheet = sheets.load_for_change(connection, match_id, token, expected)
         sheets.take_back_round(sheet, number)
-        return True
-
-    return _write(match_id, take_back)
+        sheets.save(connection, sheet)
+    return sheet_answer(score_sheet(sheet))
 
 
 @blp.route("/<string:match_id>", methods=["DELETE"])
@@ -416,10 +486,9 @@ def take_back_round(match_id: str, number: int) -> Any:
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_match(match_id: str) -> Any:
     """Delete a match sheet"""
-
-    def remove(connection: Connection, sheet: sheets.Sheet) -> bool:
+    token, expected = _credentials()
+    with database.transaction(write=True) as connection:
+        sheet = sheets.load_for_change(connection, match_id, token, expected)
         idempotency.forget_match(connection, sheet.id)
-        sheets.delete(connection, sheet)
-        return False
-
-    return _write(match_id, remove)
+        sheets.remove(connection, sheet)
+    return Response(status=204)

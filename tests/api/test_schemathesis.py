@@ -28,7 +28,7 @@ import schemathesis
 from schemathesis import GenerationMode
 
 from api import create_app
-from api.db import migrate
+from api.storage import migrate
 from rules import Card
 
 CONFIG = {

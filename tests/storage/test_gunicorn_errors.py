@@ -1,6 +1,6 @@
 """Errors gunicorn answers before the app sees the request are problem documents too.
 
-API.md: "Every error is `application/problem+json` … No error ever answers HTML." gunicorn
+docs/api.md: "Every error is `application/problem+json` … No error ever answers HTML." gunicorn
 itself refuses a request line past 4094 bytes (414), a header past 8190 bytes (431) and a
 request it cannot parse (400), with an HTML page of its own unless told otherwise.
 """

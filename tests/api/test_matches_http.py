@@ -1,4 +1,4 @@
-"""Match sheets over HTTP (API.md, "Match sheets"), on SQLite and on PostgreSQL."""
+"""Match sheets over HTTP (docs/api.md, "Match sheets"), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text, update
 
-from api.models import IdempotencyKey
+from api.errors import STORAGE_STATUSES
+from api.storage import idempotency
+from api.storage.errors import StorageError
+from api.storage.tables import idempotency_keys
 
 PROBLEM = "application/problem+json"
 
@@ -58,8 +61,10 @@ def fields(answer: Any) -> list[str]:
 # --- creating and reading ----------------------------------------------------------------------
 
 
-def test_create_answers_201_with_location_etag_and_a_token_shown_once(sclient: FlaskClient) -> None:
-    answer = create(sclient, first_dealer=2)
+def test_create_answers_201_with_location_etag_and_a_token_shown_once(
+    backend_client: FlaskClient,
+) -> None:
+    answer = create(backend_client, first_dealer=2)
     sheet = answer.get_json()
     assert answer.headers["Location"] == f"/v1/matches/{sheet['id']}"
     assert answer.headers["ETag"] == '"1"'
@@ -72,22 +77,23 @@ def test_create_answers_201_with_location_etag_and_a_token_shown_once(sclient: F
         {"seat": 2, "name": "Cleo"},
         {"seat": 3, "name": "Dan"},
     ]
-    read = sclient.get(answer.headers["Location"])
+    read = backend_client.get(answer.headers["Location"])
     assert read.status_code == 200
     assert "edit_token" not in read.get_json()
     assert read.headers["ETag"] == '"1"'
 
 
-def test_ids_and_tokens_are_random(sclient: FlaskClient) -> None:
-    sheets = [create(sclient).get_json() for _ in range(5)]
+def test_ids_and_tokens_are_random(backend_client: FlaskClient) -> None:
+    sheets = [create(backend_client).get_json() for _ in range(5)]
     assert len({s["id"] for s in sheets}) == 5
     assert len({s["edit_token"] for s in sheets}) == 5
 
 
-def test_the_schedule_of_dealer_cutter_and_first_player(sclient: FlaskClient) -> None:
-    # 000: "Der Spieler links vom Geber hebt ab." / "Der Spieler links vom Geber macht den
-    # ersten Zug. Das Recht zum Geben wandert zwischen den Runden im Uhrzeigersinn weiter."
-    sheet = create(sclient, first_dealer=2).get_json()
+def test_the_schedule_of_dealer_cutter_and_first_player(backend_client: FlaskClient) -> None:
+    # The German Liverpool sheet: "Der Spieler links vom Geber hebt ab." / "Der Spieler links
+    # vom Geber macht den ersten Zug. Das Recht zum Geben wandert zwischen den Runden im
+    # Uhrzeigersinn weiter."
+    sheet = create(backend_client, first_dealer=2).get_json()
     dealers = [(r["dealer"], r["cutter"], r["first_player"]) for r in sheet["rounds"]]
     assert dealers == [(2, 3, 3), (3, 0, 0), (0, 1, 1), (1, 2, 2), (2, 3, 3), (3, 0, 0), (0, 1, 1)]
     assert [r["contract"]["text"] for r in sheet["rounds"]][:2] == ["2 sets", "1 set + 1 run"]
@@ -95,16 +101,16 @@ def test_the_schedule_of_dealer_cutter_and_first_player(sclient: FlaskClient) ->
     assert {r["status"] for r in sheet["rounds"]} == {"pending"}
 
 
-def test_contract_rummy_the_player_right_of_the_dealer_cuts(sclient: FlaskClient) -> None:
-    # 002: RULES §3.2 "the player to the dealer's right cuts"
-    sheet = create(sclient, ruleset="contract-rummy", players=["A", "B", "C"]).get_json()
+def test_contract_rummy_the_player_right_of_the_dealer_cuts(backend_client: FlaskClient) -> None:
+    # The Norwegian sheet, docs/rules.md §3.2: "the player to the dealer's right cuts"
+    sheet = create(backend_client, ruleset="contract-rummy", players=["A", "B", "C"]).get_json()
     assert (sheet["rounds"][0]["dealer"], sheet["rounds"][0]["cutter"]) == (0, 2)
     assert sheet["rounds"][0]["first_player"] == 1
 
 
-def test_the_resolved_ruleset_is_stored_with_the_sheet(sclient: FlaskClient) -> None:
+def test_the_resolved_ruleset_is_stored_with_the_sheet(backend_client: FlaskClient) -> None:
     house = {"base": "liverpool", "options": {"buy_limit": 2, "round_count": 5}}
-    sheet = create(sclient, ruleset=house).get_json()
+    sheet = create(backend_client, ruleset=house).get_json()
     assert sheet["ruleset"]["id"] == "liverpool"
     assert sheet["ruleset"]["buy_limit"] == 2
     assert sheet["ruleset"]["options"] == {"buy_limit": 2, "round_count": 5}
@@ -128,35 +134,35 @@ def test_the_resolved_ruleset_is_stored_with_the_sheet(sclient: FlaskClient) -> 
     ],
 )
 def test_a_bad_sheet_is_refused_and_nothing_is_stored(
-    sclient: FlaskClient, storage_app: Flask, body: dict[str, Any], field: str
+    backend_client: FlaskClient, backend_app: Flask, body: dict[str, Any], field: str
 ) -> None:
-    before = _count(storage_app, "matches")
-    answer = sclient.post(
+    before = _count(backend_app, "matches")
+    answer = backend_client.post(
         "/v1/matches", json={"ruleset": "liverpool", "players": ["A", "B", "C"], **body}
     )
     assert answer.status_code == 422
     assert answer.mimetype == PROBLEM
     assert field in fields(answer)
-    assert _count(storage_app, "matches") == before
+    assert _count(backend_app, "matches") == before
 
 
-def test_an_unknown_sheet_is_404(sclient: FlaskClient) -> None:
-    answer = sclient.get("/v1/matches/no-such-sheet")
+def test_an_unknown_sheet_is_404(backend_client: FlaskClient) -> None:
+    answer = backend_client.get("/v1/matches/no-such-sheet")
     assert answer.status_code == 404 and answer.mimetype == PROBLEM
 
 
-def test_if_none_match_answers_304(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
-    answer = sclient.get(f"/v1/matches/{sheet['id']}", headers={"If-None-Match": '"1"'})
+def test_if_none_match_answers_304(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
+    answer = backend_client.get(f"/v1/matches/{sheet['id']}", headers={"If-None-Match": '"1"'})
     assert answer.status_code == 304
 
 
 # --- writing rounds -----------------------------------------------------------------------------
 
 
-def test_recording_a_round_scores_it_and_moves_the_version(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
-    answer = put_round(sclient, sheet, 1, ordinary_round(out=1, points=(35, 20, 10)))
+def test_recording_a_round_scores_it_and_moves_the_version(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
+    answer = put_round(backend_client, sheet, 1, ordinary_round(out=1, points=(35, 20, 10)))
     assert answer.status_code == 200, answer.get_json()
     body = answer.get_json()
     assert answer.headers["ETag"] == '"2"' and body["version"] == 2
@@ -182,65 +188,93 @@ def test_recording_a_round_scores_it_and_moves_the_version(sclient: FlaskClient)
     ]
 
 
-def test_cards_left_in_hand_are_scored_by_the_ruleset(sclient: FlaskClient) -> None:
-    # 000: "Ass = 15, K/D/B/10 = 10 je, 9–2 = 5 je, Joker = 15."
-    sheet = create(sclient).get_json()
+def test_cards_left_in_hand_are_scored_by_the_ruleset(backend_client: FlaskClient) -> None:
+    # The German Liverpool sheet: "Ass = 15, K/D/B/10 = 10 je, 9–2 = 5 je, Joker = 15."
+    sheet = create(backend_client).get_json()
     results = ordinary_round()
     results[1] = {"seat": 1, "cards": ["AS", "KH", "JK", "9D"]}
-    body = put_round(sclient, sheet, 1, results).get_json()
+    body = put_round(backend_client, sheet, 1, results).get_json()
     assert body["totals"][1]["total"] == 15 + 10 + 15 + 5
     assert body["rounds"][0]["results"][1]["cards"] == ["AS", "KH", "JK", "9D"]
 
 
-def test_shared_ranks_for_equal_totals(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
-    body = put_round(sclient, sheet, 1, ordinary_round(out=0, points=(20, 20, 5))).get_json()
+def test_shared_ranks_for_equal_totals(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
+    body = put_round(backend_client, sheet, 1, ordinary_round(out=0, points=(20, 20, 5))).get_json()
     assert [(s["rank"], s["seat"]) for s in body["standings"]] == [(1, 0), (2, 3), (3, 1), (3, 2)]
 
 
-def test_writes_need_the_edit_token(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
+def test_writes_need_the_edit_token(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
     url = f"/v1/matches/{sheet['id']}/rounds/1"
     body = {"results": ordinary_round()}
-    missing = sclient.put(url, json=body)
+    missing = backend_client.put(url, json=body)
     assert missing.status_code == 401 and missing.mimetype == PROBLEM
     assert missing.headers["WWW-Authenticate"].startswith("Bearer")
-    wrong = sclient.put(url, json=body, headers={"Authorization": "Bearer not-the-token"})
+    wrong = backend_client.put(url, json=body, headers={"Authorization": "Bearer not-the-token"})
     assert wrong.status_code == 403 and wrong.mimetype == PROBLEM
-    assert sclient.delete(f"/v1/matches/{sheet['id']}").status_code == 401
-    assert sclient.get(f"/v1/matches/{sheet['id']}").get_json()["version"] == 1
+    assert backend_client.delete(f"/v1/matches/{sheet['id']}").status_code == 401
+    assert backend_client.get(f"/v1/matches/{sheet['id']}").get_json()["version"] == 1
 
 
-def test_if_match_makes_a_write_conditional(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
+def test_if_match_makes_a_write_conditional(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
     url = f"/v1/matches/{sheet['id']}/rounds/1"
-    first = sclient.put(
+    first = backend_client.put(
         url, json={"results": ordinary_round()}, headers=auth(sheet, **{"If-Match": '"1"'})
     )
     assert first.status_code == 200
-    stale = sclient.put(
+    stale = backend_client.put(
         url, json={"results": ordinary_round(out=2)}, headers=auth(sheet, **{"If-Match": '"1"'})
     )
     assert stale.status_code == 412 and stale.mimetype == PROBLEM
-    assert sclient.get(f"/v1/matches/{sheet['id']}").get_json()["rounds"][0]["results"][0][
+    assert backend_client.get(f"/v1/matches/{sheet['id']}").get_json()["rounds"][0]["results"][0][
         "went_out"
     ]
 
 
-def test_rounds_are_recorded_in_order_and_only_the_rulesets_own(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
-    early = put_round(sclient, sheet, 2, ordinary_round())
+@pytest.mark.parametrize(
+    ("if_match", "status"),
+    [
+        ('"1"', 200),
+        ('W/"1"', 200),  # a weak tag names the same version
+        ('"1-csv"', 200),  # the spreadsheet's tag: read as CSV, written as JSON
+        ('"7", "1"', 200),  # any one of the listed versions
+        ("*", 200),
+        ('"2"', 412),
+        ('"01"', 412),  # not a tag this API made
+        ("1", 412),  # unquoted: not an entity tag
+    ],
+)
+def test_if_match_names_the_versions_a_write_was_meant_for(
+    backend_client: FlaskClient, if_match: str, status: int
+) -> None:
+    sheet = create(backend_client).get_json()
+    answer = backend_client.put(
+        f"/v1/matches/{sheet['id']}/rounds/1",
+        json={"results": ordinary_round()},
+        headers=auth(sheet, **{"If-Match": if_match}),
+    )
+    assert answer.status_code == status
+    assert answer.headers["ETag"] == ('"2"' if status == 200 else '"1"')
+
+
+def test_rounds_are_recorded_in_order_and_only_the_rulesets_own(
+    backend_client: FlaskClient,
+) -> None:
+    sheet = create(backend_client).get_json()
+    early = put_round(backend_client, sheet, 2, ordinary_round())
     assert early.status_code == 409 and early.mimetype == PROBLEM
-    beyond = put_round(sclient, sheet, 8, ordinary_round())
+    beyond = put_round(backend_client, sheet, 8, ordinary_round())
     assert beyond.status_code == 404 and beyond.mimetype == PROBLEM
-    assert put_round(sclient, sheet, 0, ordinary_round()).status_code == 404
+    assert put_round(backend_client, sheet, 0, ordinary_round()).status_code == 404
 
 
-def test_a_recorded_round_may_be_corrected(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
-    put_round(sclient, sheet, 1, ordinary_round(out=0))
-    put_round(sclient, sheet, 2, ordinary_round(out=1))
-    body = put_round(sclient, sheet, 1, ordinary_round(out=3, points=(5, 5, 5))).get_json()
+def test_a_recorded_round_may_be_corrected(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
+    put_round(backend_client, sheet, 1, ordinary_round(out=0))
+    put_round(backend_client, sheet, 2, ordinary_round(out=1))
+    body = put_round(backend_client, sheet, 1, ordinary_round(out=3, points=(5, 5, 5))).get_json()
     assert body["totals"][3]["total"] == 0 + 10
     assert body["version"] == 4
     assert len([r for r in body["rounds"] if r["status"] == "played"]) == 2
@@ -294,7 +328,7 @@ def test_a_recorded_round_may_be_corrected(sclient: FlaskClient) -> None:
         # Nobody out without the stock running out, or somebody out when it did.
         ([{"seat": s, "points": 10} for s in range(4)], {}, "nobody_went_out", "stock_ran_out"),
         (ordinary_round(), {"stock_ran_out": True}, "out_when_stock_ran_out", "stock_ran_out"),
-        # 000: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen."
+        # The German Liverpool sheet: "Jeder Spieler darf pro Runde bis zu DREIMAL kaufen."
         (
             [{**r, "buys": 4} if r["seat"] == 2 else r for r in ordinary_round()],
             {},
@@ -311,27 +345,28 @@ def test_a_recorded_round_may_be_corrected(sclient: FlaskClient) -> None:
     ],
 )
 def test_a_round_that_cannot_have_happened_is_refused_and_nothing_stored(
-    sclient: FlaskClient,
+    backend_client: FlaskClient,
     results: list[Any],
     extra: dict[str, Any],
     code: str,
     field: str,
 ) -> None:
-    sheet = create(sclient).get_json()
-    answer = put_round(sclient, sheet, 1, results, **extra)
+    sheet = create(backend_client).get_json()
+    answer = put_round(backend_client, sheet, 1, results, **extra)
     assert answer.status_code == 422, answer.get_json()
     assert answer.mimetype == PROBLEM
     assert code in codes(answer)
     assert field in fields(answer)
-    after = sclient.get(f"/v1/matches/{sheet['id']}").get_json()
+    after = backend_client.get(f"/v1/matches/{sheet['id']}").get_json()
     assert after["version"] == 1 and after["rounds"][0]["status"] == "pending"
 
 
-def test_a_round_where_the_stock_ran_out_scores_every_hand(sclient: FlaskClient) -> None:
-    # 000: "andere beenden die Runde und rechnen alle nicht abgezahlten Hände ab."
-    sheet = create(sclient).get_json()
+def test_a_round_where_the_stock_ran_out_scores_every_hand(backend_client: FlaskClient) -> None:
+    # The German Liverpool sheet: "andere beenden die Runde und rechnen alle nicht abgezahlten
+    # Hände ab."
+    sheet = create(backend_client).get_json()
     body = put_round(
-        sclient,
+        backend_client,
         sheet,
         1,
         [{"seat": s, "points": 10 * (s + 1)} for s in range(4)],
@@ -341,11 +376,12 @@ def test_a_round_where_the_stock_ran_out_scores_every_hand(sclient: FlaskClient)
     assert body["rounds"][0]["stock_ran_out"] is True
 
 
-def test_the_cut_bonus_where_the_ruleset_has_one(sclient: FlaskClient) -> None:
-    # 002: "Pagat beskriver også en Liverpool-variant med 50 poengs fratrekk hvis spilleren til
-    # høyre for giver kutter nøyaktig antall utdelingskort pluss startkortet."
+def test_the_cut_bonus_where_the_ruleset_has_one(backend_client: FlaskClient) -> None:
+    # The Norwegian sheet: "Pagat beskriver også en Liverpool-variant med 50 poengs fratrekk
+    # hvis spilleren til høyre for giver kutter nøyaktig antall utdelingskort pluss
+    # startkortet."
     ruleset = {"base": "contract-rummy", "options": {"cut_bonus": 50}}
-    sheet = create(sclient, ruleset=ruleset, players=["A", "B", "C"]).get_json()
+    sheet = create(backend_client, ruleset=ruleset, players=["A", "B", "C"]).get_json()
     cutter = sheet["rounds"][0]["cutter"]
     results = [
         {"seat": 0, "went_out": True},
@@ -353,7 +389,7 @@ def test_the_cut_bonus_where_the_ruleset_has_one(sclient: FlaskClient) -> None:
         {"seat": 2, "points": 30},
     ]
     results[cutter] = {**results[cutter], "bonus": 50}
-    body = put_round(sclient, sheet, 1, results).get_json()
+    body = put_round(backend_client, sheet, 1, results).get_json()
     expected = {0: 0, 1: 20, 2: 30}
     expected[cutter] -= 50
     assert [t["total"] for t in body["totals"]] == [expected[s] for s in range(3)]
@@ -361,43 +397,43 @@ def test_the_cut_bonus_where_the_ruleset_has_one(sclient: FlaskClient) -> None:
     results = [dict(r) for r in results]
     results[cutter].pop("bonus")
     results[wrong_seat] = {**results[wrong_seat], "bonus": 50}
-    refused = put_round(sclient, sheet, 1, results)
+    refused = put_round(backend_client, sheet, 1, results)
     assert refused.status_code == 422 and "bonus_wrong" in codes(refused)
 
 
-def test_taking_back_only_the_last_round(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
-    put_round(sclient, sheet, 1, ordinary_round())
-    put_round(sclient, sheet, 2, ordinary_round(out=1))
+def test_taking_back_only_the_last_round(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
+    put_round(backend_client, sheet, 1, ordinary_round())
+    put_round(backend_client, sheet, 2, ordinary_round(out=1))
     url = f"/v1/matches/{sheet['id']}/rounds"
-    not_last = sclient.delete(f"{url}/1", headers=auth(sheet))
+    not_last = backend_client.delete(f"{url}/1", headers=auth(sheet))
     assert not_last.status_code == 409 and not_last.mimetype == PROBLEM
-    taken = sclient.delete(f"{url}/2", headers=auth(sheet))
+    taken = backend_client.delete(f"{url}/2", headers=auth(sheet))
     assert taken.status_code == 200
     body = taken.get_json()
     assert [r["status"] for r in body["rounds"][:3]] == ["played", "pending", "pending"]
     assert body["version"] == 4
-    assert sclient.delete(f"{url}/9", headers=auth(sheet)).status_code == 404
+    assert backend_client.delete(f"{url}/9", headers=auth(sheet)).status_code == 404
 
 
-def test_deleting_a_sheet(sclient: FlaskClient, storage_app: Flask) -> None:
-    sheet = create(sclient).get_json()
-    put_round(sclient, sheet, 1, ordinary_round())
-    gone = sclient.delete(f"/v1/matches/{sheet['id']}", headers=auth(sheet))
+def test_deleting_a_sheet(backend_client: FlaskClient, backend_app: Flask) -> None:
+    sheet = create(backend_client).get_json()
+    put_round(backend_client, sheet, 1, ordinary_round())
+    gone = backend_client.delete(f"/v1/matches/{sheet['id']}", headers=auth(sheet))
     assert gone.status_code == 204
-    assert sclient.get(f"/v1/matches/{sheet['id']}").status_code == 404
-    assert put_round(sclient, sheet, 2, ordinary_round()).status_code == 404
-    with storage_app.extensions["database"].transaction() as session:
-        left = session.execute(
+    assert backend_client.get(f"/v1/matches/{sheet['id']}").status_code == 404
+    assert put_round(backend_client, sheet, 2, ordinary_round()).status_code == 404
+    with backend_app.extensions["database"].transaction() as connection:
+        left = connection.execute(
             text("SELECT count(*) FROM matches WHERE id = :id"), {"id": sheet["id"]}
         ).scalar_one()
     assert left == 0
 
 
-def test_a_whole_match_finishes_with_a_winner(sclient: FlaskClient) -> None:
-    sheet = create(sclient).get_json()
+def test_a_whole_match_finishes_with_a_winner(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
     for number in range(1, 8):
-        body = put_round(sclient, sheet, number, ordinary_round(out=number % 4)).get_json()
+        body = put_round(backend_client, sheet, number, ordinary_round(out=number % 4)).get_json()
     assert body["status"] == "finished"
     totals = [t["total"] for t in body["totals"]]
     best = min(totals)
@@ -420,11 +456,12 @@ def _play_to_a_level_total(client: FlaskClient, sheet: dict[str, Any]) -> dict[s
     return body
 
 
-def test_a_level_total_goes_to_the_lower_last_round(sclient: FlaskClient) -> None:
-    # 000: "Bei Gleichstand wird die letzte Runde erneut gespielt oder die Strafpunkte der
-    # siebten Runde werden verglichen." RULES §3.1: the lower penalty in the last round wins.
-    sheet = create(sclient, players=["A", "B", "C"]).get_json()
-    body = _play_to_a_level_total(sclient, sheet)
+def test_a_level_total_goes_to_the_lower_last_round(backend_client: FlaskClient) -> None:
+    # The German Liverpool sheet: "Bei Gleichstand wird die letzte Runde erneut gespielt oder
+    # die Strafpunkte der siebten Runde werden verglichen." docs/rules.md §3.1: the lower
+    # penalty in the last round wins.
+    sheet = create(backend_client, players=["A", "B", "C"]).get_json()
+    body = _play_to_a_level_total(backend_client, sheet)
     assert body["winners"] == [1]
     assert body["tie_break"] == {
         "method": "last_round",
@@ -435,10 +472,10 @@ def test_a_level_total_goes_to_the_lower_last_round(sclient: FlaskClient) -> Non
     assert [(s["rank"], s["seat"]) for s in body["standings"]] == [(1, 1), (2, 0), (3, 2)]
 
 
-def test_a_level_total_is_shared_in_contract_rummy(sclient: FlaskClient) -> None:
-    # RULES §3.2 Decision: a tie is shared.
-    sheet = create(sclient, ruleset="contract-rummy", players=["A", "B", "C"]).get_json()
-    body = _play_to_a_level_total(sclient, sheet)
+def test_a_level_total_is_shared_in_contract_rummy(backend_client: FlaskClient) -> None:
+    # docs/rules.md §3.2, Decision: a tie is shared.
+    sheet = create(backend_client, ruleset="contract-rummy", players=["A", "B", "C"]).get_json()
+    body = _play_to_a_level_total(backend_client, sheet)
     assert body["winners"] == [0, 1]
     assert body["tie_break"] == {
         "method": "shared",
@@ -450,17 +487,17 @@ def test_a_level_total_is_shared_in_contract_rummy(sclient: FlaskClient) -> None
 
 
 def _count(app: Flask, table: str) -> int:
-    with app.extensions["database"].transaction() as session:
-        return int(session.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
+    with app.extensions["database"].transaction() as connection:
+        return int(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
 
 
-# --- spreadsheets ----------------------------------------------------------------------------------
+# --- spreadsheets ------------------------------------------------------------------------------
 
 
-def test_the_sheet_as_csv(sclient: FlaskClient) -> None:
-    sheet = create(sclient, players=["Ann", "=cmd()", "Cleo"]).get_json()
+def test_the_sheet_as_csv(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client, players=["Ann", "=cmd()", "Cleo"]).get_json()
     put_round(
-        sclient,
+        backend_client,
         sheet,
         1,
         [
@@ -469,7 +506,7 @@ def test_the_sheet_as_csv(sclient: FlaskClient) -> None:
             {"seat": 2, "points": 20},
         ],
     )
-    answer = sclient.get(f"/v1/matches/{sheet['id']}", headers={"Accept": "text/csv"})
+    answer = backend_client.get(f"/v1/matches/{sheet['id']}", headers={"Accept": "text/csv"})
     assert answer.status_code == 200 and answer.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
     assert rows[0] == ["round", "contract", "dealer", "Ann", "'=cmd()", "Cleo"]
@@ -482,61 +519,84 @@ def test_the_sheet_as_csv(sclient: FlaskClient) -> None:
 
 
 def test_a_retry_with_the_same_key_answers_the_same_sheet(
-    sclient: FlaskClient, storage_app: Flask
+    backend_client: FlaskClient, backend_app: Flask
 ) -> None:
     body = {"ruleset": "liverpool", "players": ["A", "B", "C"]}
     headers = {"Idempotency-Key": "6f1d2c8e-4a8b-4e0a-9f1c-2b7d5e3a9c10"}
-    before = _count(storage_app, "matches")
-    first = sclient.post("/v1/matches", json=body, headers=headers)
-    again = sclient.post("/v1/matches", json=body, headers=headers)
+    before = _count(backend_app, "matches")
+    first = backend_client.post("/v1/matches", json=body, headers=headers)
+    again = backend_client.post("/v1/matches", json=body, headers=headers)
     assert first.status_code == again.status_code == 201
     assert again.get_json() == first.get_json()
     assert again.get_json()["edit_token"] == first.get_json()["edit_token"]
     assert again.headers["Location"] == first.headers["Location"]
-    assert _count(storage_app, "matches") == before + 1
-    other = sclient.post("/v1/matches", json={**body, "players": ["A", "B", "D"]}, headers=headers)
+    assert _count(backend_app, "matches") == before + 1
+    other = backend_client.post(
+        "/v1/matches", json={**body, "players": ["A", "B", "D"]}, headers=headers
+    )
     assert other.status_code == 422 and other.mimetype == PROBLEM
-    assert _count(storage_app, "matches") == before + 1
+    assert _count(backend_app, "matches") == before + 1
 
 
-def test_a_key_still_being_served_answers_409(sclient: FlaskClient, storage_app: Flask) -> None:
-    from api import idempotency
-
+def test_a_key_still_being_served_answers_409(
+    backend_client: FlaskClient, backend_app: Flask
+) -> None:
     key = "d3b07384-d113-4ec6-a1b2-7c0e8f9a1b2c"
     body = {"ruleset": "liverpool", "players": ["A", "B", "C"]}
-    with storage_app.extensions["database"].transaction(write=True) as session:
-        assert idempotency.claim(session, key, body) is None
-    answer = sclient.post("/v1/matches", json=body, headers={"Idempotency-Key": key})
+    with backend_app.extensions["database"].transaction(write=True) as connection:
+        assert idempotency.claim(connection, key, body) is None
+    answer = backend_client.post("/v1/matches", json=body, headers={"Idempotency-Key": key})
     assert answer.status_code == 409 and answer.mimetype == PROBLEM
 
 
-def test_keys_expire_after_24_hours(sclient: FlaskClient, storage_app: Flask) -> None:
+def test_keys_expire_after_24_hours(backend_client: FlaskClient, backend_app: Flask) -> None:
     key = "0c8f2e1a-7b3d-4f5e-8a9b-1c2d3e4f5a6b"
     body = {"ruleset": "liverpool", "players": ["A", "B", "C"]}
-    first = sclient.post("/v1/matches", json=body, headers={"Idempotency-Key": key}).get_json()
-    with storage_app.extensions["database"].transaction(write=True) as session:
-        session.execute(
-            update(IdempotencyKey).values(created_at=datetime.now(UTC) - timedelta(hours=25))
+    first = backend_client.post(
+        "/v1/matches", json=body, headers={"Idempotency-Key": key}
+    ).get_json()
+    with backend_app.extensions["database"].transaction(write=True) as connection:
+        connection.execute(
+            update(idempotency_keys).values(created_at=datetime.now(UTC) - timedelta(hours=25))
         )
-    again = sclient.post("/v1/matches", json=body, headers={"Idempotency-Key": key}).get_json()
+    again = backend_client.post(
+        "/v1/matches", json=body, headers={"Idempotency-Key": key}
+    ).get_json()
     assert again["id"] != first["id"]
 
 
-def test_the_edit_token_is_stored_only_as_a_hash(sclient: FlaskClient, storage_app: Flask) -> None:
-    answer = sclient.post(
+def test_the_edit_token_is_stored_only_as_a_hash(
+    backend_client: FlaskClient, backend_app: Flask
+) -> None:
+    answer = backend_client.post(
         "/v1/matches",
         json={"ruleset": "liverpool", "players": ["A", "B", "C"]},
         headers={"Idempotency-Key": "5b9e0f1a-2c3d-4e5f-8a7b-9c0d1e2f3a4b"},
     ).get_json()
     token = answer["edit_token"]
-    with storage_app.extensions["database"].transaction() as session:
-        stored = session.execute(
+    with backend_app.extensions["database"].transaction() as connection:
+        stored = connection.execute(
             text("SELECT edit_token_hash FROM matches WHERE id = :id"), {"id": answer["id"]}
         ).scalar_one()
         dump = " ".join(
             str(row)
             for table in ("matches", "idempotency_keys")
-            for row in session.execute(text(f"SELECT * FROM {table}")).all()
+            for row in connection.execute(text(f"SELECT * FROM {table}")).all()
         )
     assert stored == hashlib.sha256(token.encode()).hexdigest()
     assert token not in dump
+
+
+# --- every refusal has its status ----------------------------------------------------------------
+
+
+def _kinds(base: type[StorageError]) -> list[type[StorageError]]:
+    return [base, *(kind for sub in base.__subclasses__() for kind in _kinds(sub))]
+
+
+@pytest.mark.parametrize("kind", _kinds(StorageError)[1:], ids=lambda kind: kind.__name__)
+def test_every_refusal_of_storage_is_answered_with_a_status(
+    kind: type[StorageError],
+) -> None:
+    """No kind of refusal storage raises falls through to a 500 for want of a status."""
+    assert any(issubclass(kind, mapped) for mapped in STORAGE_STATUSES), kind

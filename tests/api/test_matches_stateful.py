@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 
 from api import create_app
-from api.db import migrate
+from api.storage import migrate
 
 _DATABASE = Path(tempfile.mkdtemp(prefix="rummy-stateful-")) / "sheets.sqlite3"
 migrate(f"sqlite:///{_DATABASE}")
@@ -35,7 +35,7 @@ schema = schemathesis.openapi.from_wsgi(
             # expects 401/403. After a successful DELETE the sheet is gone, so the repeat
             # rightly answers 404: the check cannot apply to deleting. (Writes without a
             # token are refused with 401 before the sheet is looked up, which the check
-            # confirms on every other write, and tests/storage pins for DELETE.)
+            # confirms on every other write, and test_matches_http pins for DELETE.)
             "operations": [
                 {
                     "include-operation-id": "deleteMatch",

@@ -1,14 +1,15 @@
-"""Alembic's environment: runs migrations on the connection ``api.db.migrate`` hands it."""
+"""Alembic's environment: runs migrations on the connection ``api.storage.schema.migrate``
+hands it."""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import create_engine
 
-from api.models import Base
+from api.storage.tables import metadata
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def run() -> None:

@@ -1,4 +1,4 @@
-"""The storage layer itself: migrations, SQLite's transactions, health, on both databases."""
+"""The database itself: migrations, SQLite's transactions, reachability, on both databases."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
 from api import create_app
-from api.db import alembic_config, current_revision, make_db_engine, migrate
-from api.models import Base
+from api.storage import Storage, StorageUnavailable, make_engine, migrate
+from api.storage.schema import alembic_config, current_revision
+from api.storage.tables import metadata
 
 
 def test_migrations_make_exactly_the_models(fresh_database_url: str) -> None:
     assert migrate(fresh_database_url) == (None, "0001")
-    engine = make_db_engine(fresh_database_url)
+    engine = make_engine(fresh_database_url)
     try:
         with engine.connect() as connection:
-            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+            assert compare_metadata(MigrationContext.configure(connection), metadata) == []
         assert current_revision(engine) == "0001"
         assert set(inspect(engine).get_table_names()) >= {
             "matches",
@@ -39,7 +40,7 @@ def test_migrating_again_does_nothing(fresh_database_url: str) -> None:
 
 def test_migrations_go_down_and_up_again(fresh_database_url: str) -> None:
     migrate(fresh_database_url)
-    engine = make_db_engine(fresh_database_url)
+    engine = make_engine(fresh_database_url)
     try:
         with engine.begin() as connection:
             config = alembic_config(fresh_database_url)
@@ -56,8 +57,7 @@ def test_sqlite_writes_take_the_write_lock_at_begin(tmp_path: Path) -> None:
     path = tmp_path / "lock.sqlite3"
     url = f"sqlite:///{path}"
     migrate(url)
-    app = create_app({"TESTING": True, "DATABASE_URL": url})
-    database = app.extensions["database"]
+    database = Storage(url)
     other = sqlite3.connect(path, timeout=0, isolation_level=None)
     try:
         with database.transaction(write=True):
@@ -71,6 +71,18 @@ def test_sqlite_writes_take_the_write_lock_at_begin(tmp_path: Path) -> None:
     finally:
         other.close()
         database.dispose()
+
+
+def test_an_unreachable_database_is_said_to_be_so() -> None:
+    # Port 9 on loopback (discard) has no PostgreSQL: the connection is refused at once.
+    storage = Storage("postgresql+psycopg://nobody@127.0.0.1:9/none")
+    try:
+        with pytest.raises(StorageUnavailable) as raised:
+            storage.ping()
+        assert str(raised.value) == "the database is unreachable"
+        assert raised.value.cause is not None
+    finally:
+        storage.dispose()
 
 
 def test_health_says_when_the_database_is_unreachable() -> None:

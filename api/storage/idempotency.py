@@ -20,12 +20,11 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import Connection, delete
+from sqlalchemy import Connection, Row, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
-from api.errors import Problem
-from api.models import IdempotencyKey
+from .errors import IdempotencyConflict, IdempotencyMismatch
+from .tables import idempotency_keys as keys
 
 LIFETIME = timedelta(hours=24)
 
@@ -54,68 +53,75 @@ class Kept:
     body: dict[str, Any]
 
 
-def claim(session: Session, key: str, body: Any) -> Kept | None:
+def _find(connection: Connection, hashed: str) -> Row[Any] | None:
+    return connection.execute(select(keys).where(keys.c.key_hash == hashed)).one_or_none()
+
+
+def claim(connection: Connection, key: str, body: Any) -> Kept | None:
     """Claim ``key`` for this request, or return the answer kept for it.
 
     Returns None when this request is the first with the key (the caller serves it and
-    calls :func:`keep`); raises 422 when the key came with another body, 409 while the first
-    request with it is still being served.
+    calls :func:`keep`); raises :class:`IdempotencyMismatch` when the key came with another
+    body, :class:`IdempotencyConflict` while the first request with it is still being served.
     """
     hashed = key_hash(key)
     wanted = request_hash(body)
     now = datetime.now(UTC)
-    session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < now - LIFETIME))
-    row = session.get(IdempotencyKey, hashed)
+    connection.execute(delete(keys).where(keys.c.created_at < now - LIFETIME))
+    row = _find(connection, hashed)
     if row is None:
+        claimed = {"key_hash": hashed, "request_hash": wanted, "state": "pending"}
         try:
-            with session.begin_nested():
-                session.add(
-                    IdempotencyKey(
-                        key_hash=hashed, request_hash=wanted, state="pending", created_at=now
-                    )
-                )
+            with connection.begin_nested():
+                connection.execute(insert(keys).values(**claimed, created_at=now))
             return None
         except IntegrityError:  # another request with this key got there first
-            row = session.get(IdempotencyKey, hashed, populate_existing=True)
+            row = _find(connection, hashed)
             if row is None:
-                raise Problem(409, "a request with this Idempotency-Key is in progress") from None
+                raise IdempotencyConflict(
+                    "a request with this Idempotency-Key is in progress"
+                ) from None
     if row.request_hash != wanted:
-        raise Problem(
-            422,
-            "this Idempotency-Key was used with a different request body",
-            [{"field": "Idempotency-Key", "message": "already used with a different body"}],
-        )
+        raise IdempotencyMismatch()
     if row.state != "done" or row.answer is None or row.status is None:
-        raise Problem(409, "the first request with this Idempotency-Key is still being served")
+        raise IdempotencyConflict(
+            "the first request with this Idempotency-Key is still being served"
+        )
     try:
         body_text = _cipher(key).decrypt(row.answer.encode()).decode()
     except InvalidToken:  # cannot happen unless the row was tampered with
-        raise Problem(409, "the kept answer for this Idempotency-Key is unreadable") from None
+        raise IdempotencyConflict(
+            "the kept answer for this Idempotency-Key is unreadable"
+        ) from None
     return Kept(row.status, json.loads(body_text))
 
 
-def keep(session: Session, key: str, status: int, body: dict[str, Any], match_id: str) -> None:
-    row = session.get(IdempotencyKey, key_hash(key))
-    if row is None:
-        return
-    row.state = "done"
-    row.status = status
-    row.match_id = match_id
-    row.answer = _cipher(key).encrypt(json.dumps(body).encode()).decode()
-
-
-def release(session: Session, key: str) -> None:
-    """Forget a claim whose request failed, so that a retry is served afresh."""
-    session.execute(
-        delete(IdempotencyKey).where(
-            IdempotencyKey.key_hash == key_hash(key), IdempotencyKey.state == "pending"
+def keep(
+    connection: Connection, key: str, status: int, body: dict[str, Any], match_id: str
+) -> None:
+    """Keep the first answer to the request that claimed ``key``, for its retries."""
+    connection.execute(
+        update(keys)
+        .where(keys.c.key_hash == key_hash(key))
+        .values(
+            state="done",
+            status=status,
+            match_id=match_id,
+            answer=_cipher(key).encrypt(json.dumps(body).encode()).decode(),
         )
+    )
+
+
+def release(connection: Connection, key: str) -> None:
+    """Forget a claim whose request failed, so that a retry is served afresh."""
+    connection.execute(
+        delete(keys).where(keys.c.key_hash == key_hash(key), keys.c.state == "pending")
     )
 
 
 def forget_match(connection: Connection, match_id: str) -> None:
     """A deleted sheet's kept answers go with it: a retry must not resurrect its token."""
-    connection.execute(delete(IdempotencyKey).where(IdempotencyKey.match_id == match_id))
+    connection.execute(delete(keys).where(keys.c.match_id == match_id))
 
 
 __all__ = ["Kept", "claim", "forget_match", "keep", "release"]

@@ -1,0 +1,137 @@
+"""What storage refuses, in the terms of a score sheet: one small tree under :class:`StorageError`.
+
+Storage knows nothing of HTTP; the web layer answers each of these with a status and the
+headers it needs (``api.errors``, the one place that mapping is made). An error carries what a
+client needs to act on it: the sheet's current version for a stale write, and for input that
+cannot be stored, every field at fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One field of the request at fault: its dotted path, what is wrong, and the rule broken."""
+
+    field: str
+    message: str
+    code: str | None = None
+
+
+class StorageError(Exception):
+    """A sheet cannot be read or changed as asked."""
+
+    #: The fields at fault, when the input is what cannot be stored.
+    errors: tuple[FieldError, ...] | None = None
+
+
+class SheetNotFound(StorageError):
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"no match sheet {match_id!r}")
+        self.match_id = match_id
+
+
+class NoSuchRound(StorageError):
+    """A round number the sheet's ruleset does not have."""
+
+    def __init__(self, ruleset_id: str, round_count: int, number: int) -> None:
+        super().__init__(f"{ruleset_id!r} has rounds 1 to {round_count}, not {number}")
+
+
+class TokenMissing(StorageError):
+    """A change asked for without any edit token (refused before the sheet is looked up)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "changing a sheet needs its edit token: Authorization: Bearer <edit_token>"
+        )
+
+
+class BadToken(StorageError):
+    def __init__(self) -> None:
+        super().__init__("that is not this sheet's edit token")
+
+
+class StaleSheet(StorageError):
+    """The change was meant for a version of the sheet that is no longer the stored one."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the sheet has changed: it is at version {version} now; read it again")
+        self.version = version
+
+
+class ConcurrentWrite(StorageError):
+    """Another writer saved the sheet between this one's reading and writing it."""
+
+    def __init__(self) -> None:
+        super().__init__("the sheet changed while this request was being served; retry")
+
+
+class RoundOutOfOrder(StorageError):
+    """Rounds are recorded in order, and only the last recorded one is taken back."""
+
+
+class InvalidInput(StorageError):
+    """Input that no sheet could hold, with every field at fault."""
+
+    def __init__(self, detail: str, errors: tuple[FieldError, ...]) -> None:
+        super().__init__(detail)
+        self.errors = errors
+
+
+class InvalidSheet(InvalidInput):
+    """A table the ruleset does not seat, or a first dealer who is not at it."""
+
+    def __init__(self, errors: tuple[FieldError, ...]) -> None:
+        super().__init__(f"invalid input: {errors[0].message}", errors)
+
+
+class ImpossibleRound(InvalidInput):
+    """Results that no round of the ruleset could have ended with."""
+
+    def __init__(self, number: int, errors: tuple[FieldError, ...]) -> None:
+        super().__init__(f"round {number} cannot have happened: {errors[0].message}", errors)
+        self.number = number
+
+
+class IdempotencyMismatch(InvalidInput):
+    """An Idempotency-Key sent again with another request than the first."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this Idempotency-Key was used with a different request body",
+            (FieldError("Idempotency-Key", "already used with a different body"),),
+        )
+
+
+class IdempotencyConflict(StorageError):
+    """The first request with an Idempotency-Key has no answer to repeat (yet)."""
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be reached."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__("the database is unreachable")
+        self.cause = cause
+
+
+__all__ = [
+    "BadToken",
+    "ConcurrentWrite",
+    "FieldError",
+    "IdempotencyConflict",
+    "IdempotencyMismatch",
+    "ImpossibleRound",
+    "InvalidInput",
+    "InvalidSheet",
+    "NoSuchRound",
+    "RoundOutOfOrder",
+    "SheetNotFound",
+    "StaleSheet",
+    "StorageError",
+    "StorageUnavailable",
+    "TokenMissing",
+]

@@ -1,0 +1,84 @@
+"""The database schema: Alembic migrations, run once however many processes start at once."""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, text
+from sqlalchemy.engine import URL, make_url
+
+from .engine import make_engine
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: Any constant will do: it only has to be the same for every instance sharing a database.
+POSTGRES_MIGRATION_LOCK = 0x52554D4D59  # "RUMMY"
+
+
+def alembic_config(url: str | URL) -> AlembicConfig:
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", make_url(url).render_as_string(hide_password=False))
+    return config
+
+
+def migrate(url: str | URL) -> tuple[str | None, str | None] | None:
+    """Bring the schema to the newest migration, once, however many processes ask at once.
+
+    gunicorn's master calls this before forking workers; several instances starting against
+    one database serialise on a lock (an advisory lock in PostgreSQL, a lock file beside an
+    SQLite database), and whoever comes second finds nothing left to do. Returns the
+    revisions migrated from and to, or None when the schema was already the newest.
+    """
+    engine = make_engine(url)
+    try:
+        if engine.dialect.name == "sqlite":
+            database = engine.url.database
+            if database and database != ":memory:":
+                with open(f"{database}.migrate-lock", "a") as lock:
+                    fcntl.flock(lock, fcntl.LOCK_EX)
+                    try:
+                        return _upgrade(engine)
+                    finally:
+                        fcntl.flock(lock, fcntl.LOCK_UN)
+            return _upgrade(engine)
+        elif engine.dialect.name == "postgresql":
+            key = {"key": POSTGRES_MIGRATION_LOCK}
+            with engine.connect() as connection:
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), key)
+                try:
+                    return _upgrade(engine)
+                finally:
+                    connection.execute(text("SELECT pg_advisory_unlock(:key)"), key)
+                    connection.commit()
+        return _upgrade(engine)
+    finally:
+        engine.dispose()
+
+
+def _upgrade(engine: Engine) -> tuple[str | None, str | None] | None:
+    config = alembic_config(engine.url)
+    head = ScriptDirectory.from_config(config).get_current_head()
+    current = current_revision(engine)
+    if current == head:
+        return None
+    log.info("migrating the database from %s to %s", current, head)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+    return current, head
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+__all__ = ["alembic_config", "current_revision", "migrate"]

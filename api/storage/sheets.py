@@ -1,0 +1,301 @@
+"""Match sheets: creating, reading and changing the stored score of one evening at one table.
+
+This module holds what a sheet *is*: who may change it (the edit token), when a change is
+stale (the version a client last read), which rounds may be written (in order, the ruleset's
+own), and how a round's results are stored; ``rules.match`` does the arithmetic, and
+:mod:`api.storage.scoresheet` reads the stored rounds back as a score sheet. Every function
+works on a connection in a transaction its caller holds, and refuses with the errors of
+:mod:`api.storage.errors`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import secrets
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
+
+from rules import Ruleset, Violation, format_cards
+from rules.match import Entry, Result, score_round
+
+from .errors import (
+    BadToken,
+    ConcurrentWrite,
+    FieldError,
+    ImpossibleRound,
+    InvalidSheet,
+    NoSuchRound,
+    RoundOutOfOrder,
+    SheetNotFound,
+    StaleSheet,
+    TokenMissing,
+)
+from .tables import matches
+
+
+def new_match_id() -> str:
+    """128 random bits, URL-safe (22 characters): the id is what lets one read a sheet."""
+    return secrets.token_urlsafe(16)
+
+
+def new_edit_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Sheet:
+    """A stored match sheet as one document: read whole, changed in memory, written whole."""
+
+    id: str
+    ruleset_data: dict[str, Any]
+    players: list[str]
+    first_dealer: int
+    edit_token_hash: str
+    version: int
+    #: The recorded rounds as stored (see :data:`api.storage.tables.matches`).
+    rounds: list[dict[str, Any]]
+    created_at: datetime
+    updated_at: datetime
+
+    @functools.cached_property
+    def ruleset(self) -> Ruleset:
+        return Ruleset.from_dict(self.ruleset_data)
+
+
+# The statements every request runs, built once: a request only binds values to them. The
+# columns are listed in the order of the Sheet's fields, which is how a row becomes a Sheet.
+_COLUMNS = [
+    matches.c[name]
+    for name in (
+        "id",
+        "ruleset",
+        "players",
+        "first_dealer",
+        "edit_token_hash",
+        "version",
+        "rounds",
+        "created_at",
+        "updated_at",
+    )
+]
+_SHEET_FIELDS = [field.name for field in fields(Sheet)]
+_INSERT = insert(matches)
+_SELECT = select(*_COLUMNS).where(matches.c.id == bindparam("match_id"))
+_SELECT_FOR_UPDATE = _SELECT.with_for_update()
+_SAVE = (
+    update(matches)
+    .where(matches.c.id == bindparam("match_id"), matches.c.version == bindparam("seen_version"))
+    .values(
+        rounds=bindparam("new_rounds"),
+        version=bindparam("new_version"),
+        updated_at=bindparam("now"),
+    )
+)
+_DELETE = delete(matches).where(matches.c.id == bindparam("match_id"))
+
+
+# --- loading and creating -----------------------------------------------------------------------
+
+
+def load(connection: Connection, match_id: str, *, for_update: bool = False) -> Sheet:
+    """The stored sheet ``match_id``; :class:`SheetNotFound` if there is none."""
+    # PostgreSQL: writers to one sheet queue at FOR UPDATE. SQLite's BEGIN IMMEDIATE did already.
+    statement = _SELECT_FOR_UPDATE if for_update else _SELECT
+    row = connection.execute(statement, {"match_id": match_id}).one_or_none()
+    if row is None:
+        raise SheetNotFound(match_id)
+    return Sheet(*row)
+
+
+def create(
+    connection: Connection, ruleset: Ruleset, players: Sequence[str], first_dealer: int
+) -> tuple[Sheet, str]:
+    """A new sheet and its edit token (the token is returned once and stored only hashed)."""
+    if not ruleset.min_players <= len(players) <= ruleset.max_players:
+        raise InvalidSheet(
+            (
+                FieldError(
+                    "players",
+                    f"{ruleset.id!r} is for {ruleset.min_players} to"
+                    f" {ruleset.max_players} players, not {len(players)}",
+                ),
+            )
+        )
+    if not 0 <= first_dealer < len(players):
+        raise InvalidSheet(
+            (FieldError("first_dealer", f"seats are 0 to {len(players) - 1}, not {first_dealer}"),)
+        )
+    token = new_edit_token()
+    now = datetime.now(UTC)
+    sheet = Sheet(
+        id=new_match_id(),
+        ruleset_data=ruleset.as_dict(),
+        players=list(players),
+        first_dealer=first_dealer,
+        edit_token_hash=token_hash(token),
+        version=1,
+        rounds=[],
+        created_at=now,
+        updated_at=now,
+    )
+    values = [getattr(sheet, name) for name in _SHEET_FIELDS]
+    connection.execute(_INSERT, {c.key: v for c, v in zip(_COLUMNS, values, strict=True)})
+    return sheet, token
+
+
+# --- changing -----------------------------------------------------------------------------------
+
+
+def load_for_change(
+    connection: Connection,
+    match_id: str,
+    token: str | None,
+    expected_versions: Collection[int] | None = None,
+) -> Sheet:
+    """The sheet, locked until the transaction ends, once ``token`` may change it.
+
+    A change without a token is refused as such before the sheet is even looked up, whether or
+    not the sheet (still) exists. ``expected_versions`` are the versions the change was meant
+    for (``If-Match``); None means any. The token is compared in constant time.
+    """
+    if not token:
+        raise TokenMissing()
+    sheet = load(connection, match_id, for_update=True)
+    if not hmac.compare_digest(token_hash(token), sheet.edit_token_hash):
+        raise BadToken()
+    if expected_versions is not None and sheet.version not in expected_versions:
+        raise StaleSheet(sheet.version)
+    return sheet
+
+
+def save(connection: Connection, sheet: Sheet) -> None:
+    """Write the changed sheet as its next version, refusing if another writer got there first.
+
+    The WHERE on the version is what keeps two writers from both winning even where rows are
+    not locked on reading (SQLite serialises writers at BEGIN IMMEDIATE; PostgreSQL at the
+    SELECT ... FOR UPDATE in :func:`load_for_change`).
+    """
+    now = datetime.now(UTC)
+    done = connection.execute(
+        _SAVE,
+        {
+            "match_id": sheet.id,
+            "seen_version": sheet.version,
+            "new_rounds": sheet.rounds,
+            "new_version": sheet.version + 1,
+            "now": now,
+        },
+    )
+    if done.rowcount != 1:
+        raise ConcurrentWrite()
+    sheet.version += 1
+    sheet.updated_at = now
+
+
+def remove(connection: Connection, sheet: Sheet) -> None:
+    """Delete the sheet (its kept idempotent answers are :mod:`idempotency`'s to forget)."""
+    connection.execute(_DELETE, {"match_id": sheet.id})
+
+
+# --- rounds -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A round's results as the table reports them, one entry per seat."""
+
+    entries: tuple[Entry, ...]
+    stock_ran_out: bool = False
+
+
+def record_round(sheet: Sheet, number: int, given: RoundInput) -> None:
+    """Record round ``number`` (or correct it, if it is recorded already) in the sheet."""
+    ruleset = sheet.ruleset
+    _check_round_number(ruleset, number)
+    played = len(sheet.rounds)
+    if number > played + 1:
+        raise RoundOutOfOrder(
+            f"round {number} cannot be recorded before round {played + 1}"
+            " (rounds are recorded in order)"
+        )
+    results, violations = score_round(
+        ruleset,
+        number,
+        len(sheet.players),
+        given.entries,
+        stock_ran_out=given.stock_ran_out,
+        first_dealer=sheet.first_dealer,
+    )
+    if violations:
+        raise ImpossibleRound(number, tuple(_round_error(v, given) for v in violations))
+    record = {
+        "number": number,
+        "stock_ran_out": given.stock_ran_out,
+        "results": [_stored_result(result) for result in results],
+        "recorded_at": datetime.now(UTC).isoformat(),
+    }
+    # A new list, not an edit in place: the JSON column is written from what it is given.
+    sheet.rounds = [*sheet.rounds[: number - 1], record, *sheet.rounds[number:]]
+
+
+def take_back_round(sheet: Sheet, number: int) -> None:
+    _check_round_number(sheet.ruleset, number)
+    played = len(sheet.rounds)
+    if number != played:
+        last = f"round {played} is the last recorded" if played else "no round is recorded"
+        raise RoundOutOfOrder(f"only the last recorded round can be taken back; {last}")
+    sheet.rounds = sheet.rounds[:-1]
+
+
+def _check_round_number(ruleset: Ruleset, number: int) -> None:
+    if not 1 <= number <= ruleset.round_count:
+        raise NoSuchRound(ruleset.id, ruleset.round_count, number)
+
+
+def _round_error(violation: Violation, given: RoundInput) -> FieldError:
+    """The field a broken rule is about: the seat's entry, or the round's stock_ran_out."""
+    seat = violation.params.get("seat")
+    where = "results"
+    if isinstance(seat, int):
+        for index, entry in enumerate(given.entries):
+            if entry.seat == seat:
+                where = f"results.{index}"
+                break
+    if violation.code in ("out_when_stock_ran_out", "nobody_went_out"):
+        where = "stock_ran_out"
+    return FieldError(where, violation.message, violation.code)
+
+
+def _stored_result(result: Result) -> dict[str, Any]:
+    return {
+        "seat": result.seat,
+        "points": result.points,
+        "penalty": result.penalty,
+        "went_out": result.went_out,
+        "buys": result.buys,
+        "bonus": result.bonus,
+        "cards": format_cards(result.cards) if result.cards is not None else None,
+    }
+
+
+__all__ = [
+    "RoundInput",
+    "Sheet",
+    "create",
+    "load",
+    "load_for_change",
+    "record_round",
+    "remove",
+    "save",
+    "take_back_round",
+]

@@ -231,7 +231,7 @@ class LayingSearch(Search):
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Laid:
     """What an arrangement's runs lay: wild cards, naturals, and the naturals' points."""
 

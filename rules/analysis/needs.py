@@ -10,7 +10,8 @@ skipped, and the search stops when every card that could ever be needed is found
 
 from __future__ import annotations
 
-from typing import ClassVar, NamedTuple
+from dataclasses import dataclass
+from typing import ClassVar
 
 from rules.cards import DECK, JOKER, Card
 from rules.checks import count_cards
@@ -25,7 +26,8 @@ from .windows import Run, RunOrder
 A_WILD_CARD = -1
 
 
-class _RunGaps(NamedTuple):
+@dataclass(slots=True)
+class _RunGaps:
     """A run of one arrangement, as needs sees it."""
 
     gaps: int
@@ -129,7 +131,8 @@ class NeedsSearch(PartialSearch):
         rules = self.rules
         known = self.known
         releasable = releasable_naturals(runs, naturals)
-        run_shorts, runs_known, released = self.suspects(runs, naturals, releasable, loose)
+        suspects = self.suspects(runs, naturals, releasable, loose)
+        run_shorts = suspects.run_shorts
         if len(run_shorts) > 1:
             return True
         eligible = self.eligible_set_ranks(by_rank, in_runs)
@@ -141,11 +144,11 @@ class NeedsSearch(PartialSearch):
                 if run_shorts:
                     return True
                 return all(known(card) for rank in eligible for card in RANK_CARDS[rank])
-        if not all(known(card) for cards in released for card in cards):
+        if not all(known(card) for cards in suspects.released for card in cards):
             return False
         if run_shorts:
             return all(known(card) for card in run_shorts[0])
-        if not runs_known or (A_WILD_CARD not in self.found and self.hand.spare_wild):
+        if not suspects.runs_known or (A_WILD_CARD not in self.found and self.hand.spare_wild):
             return False
         return all(known(card) for rank in eligible for card in RANK_CARDS[rank])
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from rules.melds import rank_of
 
@@ -22,7 +21,7 @@ from .set_ranks import SetGroup
 from .windows import Run
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Placement:
     """Where the spare wild cards of an arrangement go."""
 
@@ -43,7 +42,8 @@ class Placement:
 NOTHING_SPARE = Placement(0, 0, 0, [], [])
 
 
-class _Choice(NamedTuple):
+@dataclass(slots=True)
+class _Choice:
     """One meld's choice: wild cards it takes, points given back, cards it gains."""
 
     wilds: int

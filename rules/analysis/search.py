@@ -15,7 +15,8 @@ from __future__ import annotations
 import bisect
 from abc import ABC, abstractmethod
 from collections import Counter
-from typing import ClassVar, NamedTuple
+from dataclasses import dataclass
+from typing import ClassVar
 
 from .bitmasks import CARD_COUNT, RANK_OF, every_position, positions
 from .contested import share_contested_copies
@@ -25,7 +26,8 @@ from .set_ranks import SetGroup, SetPlan
 from .windows import Run, RunOrder, run_order
 
 
-class Suspects(NamedTuple):
+@dataclass(slots=True)
+class Suspects:
     """Needs, the runs' side: cards an arrangement could be short of (see ``needs``)."""
 
     #: The runs that cannot be legal on wild cards alone, each with the cards that could

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from rules.cards import Card
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .windows import Run
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SetGroup:
     """The contract sets laid on one rank, handled together: only counts matter to them."""
 
@@ -39,7 +39,8 @@ class SetGroup:
     points: int
 
 
-class SetPlan(NamedTuple):
+@dataclass(slots=True)
+class SetPlan:
     """A choice of rank for each contract set, with what it adds to the search's bounds."""
 
     ranks: tuple[int, ...]

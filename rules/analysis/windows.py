@@ -11,29 +11,17 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from rules.melds import HIGH_ACE
 
 from .bitmasks import CARD_COUNT, RANK_OF, SUIT_OF, positions
-from .round_rules import RoundRules
+from .round_rules import RoundRules, RunShape
 
-
-class RunWindow(NamedTuple):
-    """A window of a hand: a run shape and the positions whose natural the hand holds."""
-
-    #: Its place among the contract run's shapes.
-    number: int
-    suit: int
-    low: int
-    high: int
-    length: int
-    #: The card index at each position, low to high.
-    cards: tuple[int, ...]
-    #: Positions whose card the hand holds (never a wild-only one).
-    held: int
-    #: Positions only a wild card can fill.
-    wild_only: int
+#: A window of a hand: the number of its :class:`RunShape` among the contract run's shapes,
+#: and the positions whose natural the hand holds (never a wild-only one). A pair rather than
+#: a named tuple: a hand has a hundred-odd windows, most of them never tried, and naming each
+#: one cost a tenth of a typical hand's analysis.
+Window = tuple[int, int]
 
 
 class RunOrder(enum.Enum):
@@ -107,7 +95,7 @@ class HandWindows:
         self.by_gaps = self._by_gaps(counts)
         self._candidates: dict[tuple[RunOrder, int], _Candidates] = {}
 
-    def _by_gaps(self, counts: list[int]) -> list[list[list[RunWindow]]]:
+    def _by_gaps(self, counts: list[int]) -> list[list[list[Window]]]:
         rules = self.rules
         # Run values the hand holds, a bit each, by suit (the ace at both ends).
         values = [0] * 4
@@ -116,18 +104,16 @@ class HandWindows:
                 value = RANK_OF[index]
                 values[SUIT_OF[index]] |= (1 << value) | ((1 << HIGH_ACE) if value == 1 else 0)
         # Contract runs of one minimum share their shapes, and so their windows.
-        by_shapes: dict[int, list[list[RunWindow]]] = {}
+        by_shapes: dict[int, list[list[Window]]] = {}
         found = []
         for shapes, shortest in zip(rules.run_shapes, rules.shortest_windows, strict=True):
             by_gaps = by_shapes.get(id(shapes))
             if by_gaps is None:
                 by_gaps = [[] for _ in range(HIGH_ACE + 1)]
                 for number, shape in enumerate(shapes):
-                    suit, low, high, length, cards, wild_only, natural_places = shape
-                    held = (values[suit] >> low) & natural_places
-                    if held or length == shortest:
-                        window = RunWindow(number, suit, low, high, length, cards, held, wild_only)
-                        by_gaps[length - held.bit_count()].append(window)
+                    held = (values[shape.suit] >> shape.low) & shape.natural_places
+                    if held or shape.length == shortest:
+                        by_gaps[shape.length - held.bit_count()].append((number, held))
                 by_shapes[id(shapes)] = by_gaps
             found.append(by_gaps)
         return found
@@ -137,17 +123,19 @@ class HandWindows:
         rules = self.rules
         options: list[list[Run]] = []
         for run_number, by_gaps in enumerate(self.by_gaps):
+            shapes = rules.run_shapes[run_number]
             found: list[Run] = []
             # More gaps than wild cards: never laid.
             for windows in by_gaps[: self.wilds + 1]:
-                for window in windows:
+                for number, held in windows:
+                    length = shapes[number].length
                     # (A window holding nothing is never legal.)
-                    if not rules.run_is_legal(window.length, window.held):
+                    if not rules.run_is_legal(length, held):
                         continue
                     # A wild card at an end the search trims could as well lie in a set.
-                    if rules.trimmed_ends(run_number, window.length, window.held):
+                    if rules.trimmed_ends(run_number, length, held):
                         continue
-                    found.append(self.run(RunOrder.MOST_HELD_FIRST, run_number, window))
+                    found.append(self.run(RunOrder.MOST_HELD_FIRST, run_number, number, held))
             found.sort(key=run_order)
             options.append(found)
         return options
@@ -170,11 +158,11 @@ class HandWindows:
             for run_number, by_gaps in enumerate(self.by_gaps):
                 runs = made.runs[run_number]
                 for windows in by_gaps[made.gaps + 1 : most + 1]:
-                    for window in windows:
-                        capacity = self.gap_wild_capacity(run_number, window)
+                    for number, held in windows:
+                        capacity = self.gap_wild_capacity(run_number, number, held)
                         if capacity < 0:
                             continue
-                        run = self.run(order, run_number, window)
+                        run = self.run(order, run_number, number, held)
                         run.lacking = run.gaps - capacity
                         run.lacking_at_best = run.gaps - min(extra, capacity)
                         runs.append(run)
@@ -184,11 +172,10 @@ class HandWindows:
         # the hand in its gaps, fits no arrangement within it.
         return [[run for run in runs if run.lacking_at_best <= budget] for runs in made.runs]
 
-    def gap_wild_capacity(self, run_number: int, window: RunWindow) -> int:
+    def gap_wild_capacity(self, run_number: int, number: int, held: int) -> int:
         """Most gaps of a window wild cards may fill (-1: it is no run)."""
-        return self.rules.gap_wild_capacity(
-            run_number, window.length, window.held, window.wild_only
-        )
+        shape = self.rules.run_shapes[run_number][number]
+        return self.rules.gap_wild_capacity(run_number, shape.length, held, shape.wild_only)
 
     def least_lacking(self) -> list[tuple[int, int]]:
         """Closest, whatever the budget: each contract run's fewest gaps and cards not held.
@@ -202,8 +189,8 @@ class HandWindows:
             fewest_gaps: int | None = None
             lacking: int | None = None
             for gaps, windows in enumerate(by_gaps):
-                for window in windows:
-                    capacity = self.gap_wild_capacity(run_number, window)
+                for number, held in windows:
+                    capacity = self.gap_wild_capacity(run_number, number, held)
                     if capacity < 0:
                         continue
                     if fewest_gaps is None:
@@ -216,7 +203,7 @@ class HandWindows:
             least.append((fewest_gaps or 0, lacking or 0))
         return least
 
-    def run(self, order: RunOrder, run_number: int, window: RunWindow) -> Run:
+    def run(self, order: RunOrder, run_number: int, number: int, held: int) -> Run:
         """A window as a run of the search, numbered in the order the search tries them.
 
         Runs holding nothing come last; ties go by the window's place among the shapes. The
@@ -224,25 +211,26 @@ class HandWindows:
         list of a contract run keeps one order, and contract runs of one minimum number their
         common windows alike.
         """
-        held_count = window.held.bit_count()
-        gaps = window.length - held_count
+        shapes = self.rules.run_shapes[run_number]
+        shape: RunShape = shapes[number]
+        held_count = held.bit_count()
+        gaps = shape.length - held_count
         # Held cards and gaps are at most 14 each: one digit of 16 each.
         if order is RunOrder.FEWEST_GAPS_FIRST:
-            rank = (not window.held) * 16 + gaps
+            rank = (not held) * 16 + gaps
         else:
             rank = (15 - held_count) * 16 + gaps
-        shapes = len(self.rules.run_shapes[run_number])
-        held_cards = tuple(window.cards[position] for position in positions(window.held))
+        held_cards = tuple(shape.cards[position] for position in positions(held))
         card_points = self.rules.card_points
         return Run(
-            order=rank * shapes + window.number,
-            suit=window.suit,
-            low=window.low,
-            high=window.high,
-            length=window.length,
-            cards=window.cards,
-            held=window.held,
-            wild_only=window.wild_only,
+            order=rank * len(shapes) + number,
+            suit=shape.suit,
+            low=shape.low,
+            high=shape.high,
+            length=shape.length,
+            cards=shape.cards,
+            held=held,
+            wild_only=shape.wild_only,
             gaps=gaps,
             run_number=run_number,
             held_cards=held_cards,

@@ -21,7 +21,7 @@ from rules.checks import penalty
 from .bitmasks import CARDS, RANK_CARDS, every_position, positions
 from .hand import Hand, Key
 from .results import Closest, PartialMeld
-from .search import PartialSearch
+from .search import PartialSearch, rest_bounds
 from .set_ranks import SetGroup, every_sharing, take_naturals
 from .windows import Run, RunOrder
 
@@ -279,7 +279,7 @@ def closest_arrangement(hand: Hand) -> tuple[Closest | None, int | None]:
             return _spelled_out(hand, search), search.best_key[0]
         budget += 1
         if budget == 3:
-            gaps, lacking = ClosestSearch.rest_bounds(hand, hand.windows.least_lacking())[0]
+            gaps, lacking = rest_bounds(hand, hand.windows.least_lacking())[0]
             budget = max(budget, lacking, gaps - hand.wilds)
     return None, None
 

@@ -104,7 +104,3 @@ class Hand:
                 if needed <= runs:
                     return True
         return False
-
-    def is_known(self, card: int, found: set[int]) -> bool:
-        """Needs: whether ``card`` is found already, or can never be drawn (every copy held)."""
-        return card in found or self.counts[card] >= self.decks

@@ -20,7 +20,6 @@ from rules.ruleset import Ruleset
 from .bitmasks import CARDS, positions
 from .hand import Hand, Key
 from .placement import NOTHING_SPARE, Placement, place_spare_wilds
-from .round_rules import RoundRules
 from .search import Search
 from .set_ranks import SetGroup, share_naturals, share_wilds, take_naturals
 from .windows import Run
@@ -51,13 +50,6 @@ class LayingSearch(Search):
 
     def run_options(self) -> list[list[Run]]:
         return self.hand.windows.laying_runs()
-
-    @staticmethod
-    def set_bound(rules: RoundRules, size: int, naturals: int) -> tuple[int, int]:
-        # Too few naturals for the set: every card of it is a gap for the bound.
-        if naturals >= rules.least_set_naturals(size):
-            return size - naturals, 0
-        return size, 0
 
     def beaten(self, missing: int, broken: int, left: int, gaps: int) -> bool:
         best = self.best_key

@@ -73,7 +73,8 @@ class NeedsSearch(PartialSearch):
         }
 
     def known(self, card: int) -> bool:
-        return self.hand.is_known(card, self.found)
+        """Whether ``card`` is found already, or can never be drawn (every copy held)."""
+        return card in self.found or self.hand.counts[card] >= self.hand.decks
 
     def beaten(self, missing: int, broken: int, left: int, gaps: int) -> bool:
         # Needs keeps no best arrangement: every one short of a card counts.

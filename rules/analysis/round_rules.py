@@ -63,6 +63,8 @@ class RoundRules:
     wilds_outside_span: int | None
     runs_may_touch: bool
     same_suit_run_gap: int
+    #: Whether two runs of one suit in one contract can be too close.
+    runs_need_spacing: bool
     #: The ranks (1-13) that are no wild card.
     natural_ranks: tuple[int, ...]
     #: What a natural of each rank costs in hand (index 0 unused).
@@ -222,11 +224,6 @@ class RoundRules:
         self._substitutions_cache[key] = best
         return best
 
-    @property
-    def runs_need_spacing(self) -> bool:
-        """Whether two runs of one suit in one contract can be too close."""
-        return not self.runs_may_touch or bool(self.same_suit_run_gap)
-
     def runs_spaced(self, first: tuple[int, int], second: tuple[int, int]) -> bool:
         """Two runs (low, high) of one suit in one contract, as the contract check sees them."""
         if not self.runs_need_spacing:
@@ -245,6 +242,12 @@ class RoundRules:
         if self.wilds_at_most_naturals:
             capacity = min(capacity, (naturals + gap) // 2)
         return max(capacity, 0)
+
+    def set_lacking(self, size: int, naturals: int) -> int:
+        """Cards not held a set of ``size`` lacks beside ``naturals``, however many wild cards
+        there are."""
+        gap = max(0, size - naturals)
+        return gap - self.set_wild_capacity(naturals, gap)
 
     def set_naturals(self, total: int, available: int) -> int:
         """The naturals sets of ``total`` cards take: every one of the rank (exact-minimum
@@ -299,6 +302,7 @@ def round_rules(ruleset: Ruleset, number: int) -> RoundRules:
         wilds_outside_span=ruleset.wilds_outside_span,
         runs_may_touch=ruleset.runs_may_touch,
         same_suit_run_gap=ruleset.same_suit_run_gap,
+        runs_need_spacing=not ruleset.runs_may_touch or bool(ruleset.same_suit_run_gap),
         natural_ranks=tuple(rank for rank in range(1, 14) if Rank(rank) not in ruleset.wild_ranks),
         rank_points=tuple(
             ruleset.points(Card(Rank(rank), Suit.SPADES)) if rank else 0 for rank in range(14)

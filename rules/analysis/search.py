@@ -21,7 +21,6 @@ from typing import ClassVar
 from .bitmasks import CARD_COUNT, RANK_OF, every_position, positions
 from .contested import share_contested_copies
 from .hand import Hand, Key
-from .round_rules import RoundRules
 from .set_ranks import SetGroup, SetPlan
 from .windows import Run, RunOrder, run_order
 
@@ -37,6 +36,27 @@ class Suspects:
     runs_known: bool
     #: By rank, the run naturals that could go to a set (a gap in the run if they do).
     released: list[list[int]]
+
+
+def rest_bounds(hand: Hand, least: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """For each contract run, the fewest gaps (and cards not held) of it and all after it.
+
+    ``least`` is each run's own fewest of each. The sets count too, each at the hand's best
+    rank as if the runs took nothing. (A set too short of naturals for wild cards to fill it
+    lacks cards not held: the best arrangement, which may lack none, stops there.)
+    """
+    rules = hand.rules
+    best_rank = max((hand.rank_counts[rank] for rank in rules.natural_ranks), default=0)
+    set_gaps = set_lacking = 0
+    for size in rules.set_sizes:
+        naturals = min(best_rank, size)
+        set_gaps += size - naturals
+        set_lacking += rules.set_lacking(size, naturals)
+    rest = [(set_gaps, set_lacking)]
+    for gaps, lacking in reversed(least):
+        rest.append((rest[-1][0] + gaps, rest[-1][1] + lacking))
+    rest.reverse()
+    return rest
 
 
 class Search(ABC):
@@ -65,7 +85,7 @@ class Search(ABC):
             for options in self.options
         ]
         #: For each contract run, the fewest gaps and cards not held of it and all after it.
-        self.rest = self.rest_bounds(hand, least)
+        self.rest = rest_bounds(hand, least)
         #: Each contract run's windows that lack no card not held.
         self.sound = [[run for run in options if not run.lacking] for options in self.options]
         self.melds = len(rules.run_minimums) + len(rules.set_sizes)
@@ -89,12 +109,6 @@ class Search(ABC):
     @abstractmethod
     def run_options(self) -> list[list[Run]]:
         """Each contract run's windows this search may use, in the order it tries them."""
-
-    @staticmethod
-    @abstractmethod
-    def set_bound(rules: RoundRules, size: int, naturals: int) -> tuple[int, int]:
-        """A set of ``size`` on a rank of ``naturals`` naturals at best: its gaps, and the
-        cards not held it lacks however many wild cards there are."""
 
     @abstractmethod
     def beaten(self, missing: int, broken: int, left: int, gaps: int) -> bool:
@@ -183,26 +197,6 @@ class Search(ABC):
 
     # -- bounds --
 
-    @classmethod
-    def rest_bounds(cls, hand: Hand, least: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """For each contract run, the fewest gaps (and cards not held) of it and all after it.
-
-        ``least`` is each run's own fewest of each. The sets count too, each at the hand's
-        best rank as if the runs took nothing.
-        """
-        rules = hand.rules
-        best_rank = max((hand.rank_counts[rank] for rank in rules.natural_ranks), default=0)
-        set_gaps = set_lacking = 0
-        for size in rules.set_sizes:
-            gaps, lacking = cls.set_bound(rules, size, min(best_rank, size))
-            set_gaps += gaps
-            set_lacking += lacking
-        rest = [(set_gaps, set_lacking)]
-        for gaps, lacking in reversed(least):
-            rest.append((rest[-1][0] + gaps, rest[-1][1] + lacking))
-        rest.reverse()
-        return rest
-
     def _rest_points(self) -> list[int]:
         """For each contract run, the most points it and the melds after it could lay, wild
         cards too."""
@@ -252,6 +246,7 @@ class Search(ABC):
             # ``HandWindows.run``), so this finds that window here (or the next one kept).
             start = bisect.bisect_left(candidates, chosen[-1].order, key=run_order)
             candidates = candidates[start:]
+        spacing = rules.runs_need_spacing
         demand = self.demand
         counts = self.hand.counts
         card_points = rules.card_points
@@ -267,7 +262,7 @@ class Search(ABC):
                     new_gaps += 1
                 else:
                     new_points += card_points[card]
-            if new_gaps > limit or not self._spaced(chosen, run):
+            if new_gaps > limit or (spacing and not self._spaced(chosen, run)):
                 continue
             new_lacking = lacking + run.lacking
             new_broken = broken + (run.lacking > 0)
@@ -287,8 +282,6 @@ class Search(ABC):
     def _spaced(self, chosen: list[Run], run: Run) -> bool:
         """Whether ``run`` keeps its distance from the chosen runs of its suit."""
         rules = self.rules
-        if not rules.runs_need_spacing:
-            return True
         return all(
             other.suit != run.suit
             or rules.runs_spaced((other.low, other.high), (run.low, run.high))
@@ -361,11 +354,6 @@ class PartialSearch(Search):
         return self.hand.windows.candidate_runs(
             self.run_order, self.hand.wilds + self.extra_cards, self.budget
         )
-
-    @staticmethod
-    def set_bound(rules: RoundRules, size: int, naturals: int) -> tuple[int, int]:
-        gaps = max(0, size - naturals)
-        return gaps, gaps - rules.set_wild_capacity(naturals, gaps)
 
     def runs_legal(self, runs: list[Run], naturals: list[int]) -> bool:
         rules = self.rules

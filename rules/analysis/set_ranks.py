@@ -129,11 +129,10 @@ class _Planner:
             start = self.eligible.index(self.ranks[-1])
         size = sizes[number]
         wilds = search.hand.wilds
+        rules = self.rules
         for rank in self.eligible[start:]:
             # Short of naturals: at best the runs give up every one of the rank.
-            set_lacking = search.set_bound(
-                self.rules, size, self.by_rank[rank] + self.in_runs[rank]
-            )[1]
+            set_lacking = rules.set_lacking(size, self.by_rank[rank] + self.in_runs[rank])
             new_lacking = lacking + set_lacking
             new_broken = broken + (set_lacking > 0)
             # Gaps: a natural a run gives up leaves a gap in the run instead, so the total is

@@ -20,12 +20,20 @@ CARD_COUNT = 52
 
 
 def card_index(suit: int, rank: int) -> int:
-    """The index of the natural card of rank ``rank`` (1-13) and suit ``suit`` (0-3)."""
+    """The index of the natural card of rank ``rank`` (1-13) and suit ``suit`` (0-3).
+
+    >>> CARDS[card_index(SUITS.index(Suit.HEARTS), 7)], RANK_OF[card_index(0, 12)]
+    (Card.parse('7H'), 12)
+    """
     return suit * 13 + rank - 1
 
 
 def run_card(suit: int, value: int) -> int:
-    """The index of the card at run value ``value`` (1-14: both aces are the ace)."""
+    """The index of the card at run value ``value`` (1-14: both aces are the ace).
+
+    >>> run_card(2, 14) == run_card(2, 1) == card_index(2, 1)
+    True
+    """
     return card_index(suit, 1 if value == HIGH_ACE else value)
 
 
@@ -44,7 +52,11 @@ RANK_CARDS: tuple[tuple[int, ...], ...] = ((),) + tuple(
 
 
 def positions(mask: int) -> Iterator[int]:
-    """The positions set in ``mask``, lowest first."""
+    """The positions set in ``mask``, lowest first.
+
+    >>> list(positions(0b10110)), first_position(0b10110), last_position(0b10110)
+    ([1, 2, 4], 1, 4)
+    """
     while mask:
         lowest = mask & -mask
         yield lowest.bit_length() - 1
@@ -52,7 +64,11 @@ def positions(mask: int) -> Iterator[int]:
 
 
 def lowest_positions(mask: int, count: int) -> int:
-    """The ``count`` lowest positions of ``mask`` (all of them if it has fewer)."""
+    """The ``count`` lowest positions of ``mask`` (all of them if it has fewer).
+
+    >>> bin(lowest_positions(0b10110, 2)), bin(positions_between(1, 3)), bin(every_position(4))
+    ('0b110', '0b1110', '0b1111')
+    """
     kept = 0
     for position in positions(mask):
         if count <= 0:

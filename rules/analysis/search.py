@@ -12,7 +12,6 @@ arrangement may lack, how one is judged better, and which bound prunes a branch.
 
 from __future__ import annotations
 
-import bisect
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from .bitmasks import CARD_COUNT, RANK_OF, every_position, positions
 from .contested import share_contested_copies
 from .hand import Hand, Key
 from .set_ranks import SetGroup, SetPlan
-from .windows import Run, RunOrder, run_order
+from .windows import Run, RunOrder
 
 
 @dataclass(slots=True)
@@ -86,8 +85,6 @@ class Search(ABC):
         ]
         #: For each contract run, the fewest gaps and cards not held of it and all after it.
         self.rest = rest_bounds(hand, least)
-        #: Each contract run's windows that lack no card not held.
-        self.sound = [[run for run in options if not run.lacking] for options in self.options]
         self.melds = len(rules.run_minimums) + len(rules.set_sizes)
         #: Copies of each card the chosen windows ask for.
         self.demand = [0] * CARD_COUNT
@@ -238,18 +235,15 @@ class Search(ABC):
         slack = self.budget - lacking - rest_lacking
         if slack < 0:
             return
-        # No card not held to spare: only windows that need none.
-        candidates = self.options[run_number] if slack else self.sound[run_number]
+        candidates = self.options[run_number]
         if run_number and rules.run_minimums[run_number] == rules.run_minimums[run_number - 1]:
             # Runs of one minimum are interchangeable: this one from the window of the one
             # before on. Both lists keep the same windows by the same order numbers (see
             # ``HandWindows.run``), so this finds that window here (or the next one kept).
-            start = bisect.bisect_left(candidates, chosen[-1].order, key=run_order)
-            candidates = candidates[start:]
+            start = chosen[-1].order
+            candidates = [run for run in candidates if run.order >= start]
         spacing = rules.runs_need_spacing
         demand = self.demand
-        counts = self.hand.counts
-        card_points = rules.card_points
         for run in candidates:
             new_gaps = gaps + run.gaps
             if new_gaps > limit or run.lacking > slack:
@@ -258,10 +252,10 @@ class Search(ABC):
             # of them takes a wild card (or a card not held) there instead.
             new_points = points
             for card in run.held_cards:
-                if demand[card] >= counts[card]:
+                if demand[card] >= self.hand.counts[card]:
                     new_gaps += 1
                 else:
-                    new_points += card_points[card]
+                    new_points += rules.card_points[card]
             if new_gaps > limit or (spacing and not self._spaced(chosen, run)):
                 continue
             new_lacking = lacking + run.lacking

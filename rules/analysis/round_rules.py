@@ -194,23 +194,23 @@ class RoundRules:
         (the run's ends) and then the cheapest inside it.
         """
         length = high - low + 1
-        places = list(positions(naturals))
-        points = [self.rank_points[rank_of(low + position)] for position in places]
-        best: list[int | None] = [None] * (len(places) + 1)
-        for first in range(len(places)):
-            for last in range(first, len(places)):
+        held = list(positions(naturals))
+        points = [self.rank_points[rank_of(low + position)] for position in held]
+        best: list[int | None] = [None] * (len(held) + 1)
+        for first in range(len(held)):
+            for last in range(first, len(held)):
                 outside = points[:first] + points[last + 1 :]
                 # Cheapest naturals first.
-                inner = sorted(range(first + 1, last), key=lambda k: (points[k], k))
+                inner = sorted(range(first + 1, last), key=lambda number: (points[number], number))
                 mask = naturals
-                for k in (*range(first), *range(last + 1, len(places))):
-                    mask &= ~(1 << places[k])
+                for number in (*range(first), *range(last + 1, len(held))):
+                    mask &= ~(1 << held[number])
                 given_back = sum(outside)
                 for extra in range(len(inner) + 1):
                     if extra:
-                        k = inner[extra - 1]
-                        mask &= ~(1 << places[k])
-                        given_back += points[k]
+                        number = inner[extra - 1]
+                        mask &= ~(1 << held[number])
+                        given_back += points[number]
                     swapped = len(outside) + extra
                     if self.run_is_legal(length, mask):
                         old = best[swapped]
@@ -377,10 +377,10 @@ def _run_wild_caps(ruleset: Ruleset) -> tuple[int, ...]:
     """The most wild cards a run of each length (0-14) may hold, whatever their places."""
     caps = [0]
     for length in range(1, HIGH_ACE + 1):
-        cap = length - ruleset.run_min_naturals
+        most = length - ruleset.run_min_naturals
         if ruleset.wilds_at_most_naturals:
-            cap = min(cap, length // 2)
+            most = min(most, length // 2)
         if ruleset.run_wilds_per_cards is not None:
-            cap = min(cap, length // ruleset.run_wilds_per_cards)
-        caps.append(cap)
+            most = min(most, length // ruleset.run_wilds_per_cards)
+        caps.append(most)
     return tuple(caps)

@@ -118,12 +118,10 @@ def analyse_hand(
             )
     closest, missing = closest_arrangement(counted)
     needs: tuple[str, ...] = ()
-    if hopeless:
-        pass
-    elif missing == 0 and rules.keeps_a_discard:
+    if not hopeless and missing == 0 and rules.keeps_a_discard:
         # The melds use every card: any card at all gives one to discard.
         needs = every_card(counted)
-    elif missing is not None and missing <= 1:
+    elif not hopeless and missing is not None and missing <= 1:
         needs = needed_cards(counted)
     return Analysis(
         round=rules.spec,

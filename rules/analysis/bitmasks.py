@@ -93,6 +93,11 @@ def every_position(length: int) -> int:
     return (1 << length) - 1
 
 
+def run_ends(length: int) -> int:
+    """The lowest and highest positions of a run of ``length`` cards."""
+    return 1 | (1 << (length - 1))
+
+
 def positions_between(first: int, last: int) -> int:
     """The positions from ``first`` to ``last``, both included."""
     return ((1 << (last + 1)) - 1) & ~((1 << first) - 1)

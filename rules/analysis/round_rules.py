@@ -28,6 +28,7 @@ from .bitmasks import (
     positions,
     positions_between,
     run_card,
+    run_ends,
 )
 
 
@@ -154,7 +155,7 @@ class RoundRules:
         gaps there."""
         if not self.trims_run_ends or length <= self.least_run_lengths[run_number]:
             return 0
-        return (1 | (1 << (length - 1))) & ~naturals
+        return run_ends(length) & ~naturals
 
     def gap_wild_capacity(self, run_number: int, length: int, naturals: int, wild_only: int) -> int:
         """Most real wild cards a run's gaps take, the trimmed ends staying missing (-1: none)."""

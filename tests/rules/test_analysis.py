@@ -610,26 +610,21 @@ def completed(
     for meld in melds:
         if meld.type == "run":
             copies.update(Card.parse(name) for name in meld.missing)
+
+    def spare_copy(rank: Rank) -> Card | None:
+        """A card of ``rank`` the table still has a copy of, beyond those already used."""
+        for suit in SUITS:
+            if copies[Card(rank, suit)] < decks:
+                copies[Card(rank, suit)] += 1
+                return Card(rank, suit)
+        return None
+
     found: list[tuple[Card, ...] | None] = []
     for meld in melds:
         if meld.type == "set":
-            drawn = []
-            for rank in meld.missing:
-                card = next(
-                    (
-                        Card(Rank.parse(rank), suit)
-                        for suit in SUITS
-                        if copies[Card(Rank.parse(rank), suit)] < decks
-                    ),
-                    None,
-                )
-                if card is None:
-                    found.append(None)
-                    break
-                copies[card] += 1
-                drawn.append(card)
-            else:
-                found.append((*meld.cards, *drawn))
+            drawn = [spare_copy(Rank.parse(rank)) for rank in meld.missing]
+            cards = [card for card in drawn if card is not None]
+            found.append((*meld.cards, *cards) if len(cards) == len(drawn) else None)
             continue
         cards = [*meld.cards, *(Card.parse(name) for name in meld.missing)]
         orders = (

@@ -306,12 +306,19 @@ def _spelled_out(hand: Hand, search: ClosestSearch) -> Closest:
         run_parts.append(PartialMeld("run", tuple(cards), tuple(missing)))
     set_parts: list[PartialMeld] = []
     set_number = 0
+    at_most_naturals = hand.rules.wilds_at_most_naturals
     for group, shares, added in detail.sets:
-        for number, (share, size) in enumerate(zip(shares, group.sizes, strict=True)):
+        for share, size in zip(shares, group.sizes, strict=True):
             cards = take_naturals(pool, group.rank, share)
             filled = detail.set_wilds[set_number]
-            cards.extend(next(wild_cards) for _ in range(filled + (added if number == 0 else 0)))
             lacking = max(0, max(0, size - share) - filled)
+            # The group's spare wild cards go to its sets in turn, each taking what it has
+            # room for: where wild cards may not outnumber naturals, the naturals it holds
+            # and the cards it lacks, less the wild cards it has.
+            room = max(0, share + lacking - filled) if at_most_naturals else added
+            spare = min(added, room)
+            added -= spare
+            cards.extend(next(wild_cards) for _ in range(filled + spare))
             set_parts.append(PartialMeld("set", tuple(cards), (Rank(group.rank).symbol,) * lacking))
             set_number += 1
     melds = tuple(set_parts + run_parts)

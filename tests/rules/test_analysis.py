@@ -249,6 +249,19 @@ def test_california_a_queen_left_in_hand_costs_25() -> None:
     assert names(result.remaining) == "KD"
 
 
+def test_may_i_spare_wild_cards_never_outnumber_a_sets_naturals() -> None:
+    # In May I? wild cards may not outnumber a meld's naturals. The two sets of aces share the
+    # spare twos, so that with the missing aces drawn each is legal (all three extra twos in
+    # the first set made it 2 aces and 3 twos).
+    result = analyse("may-i", 1, "2H 2S 2S 2S AS AH")
+    closest = result.closest
+    assert closest is not None and (closest.missing, closest.complete) == (2, 1)
+    assert [(m.type, names(m.cards), m.missing) for m in closest.melds] == [
+        ("set", "AS AH 2H 2S", ()),
+        ("set", "2S 2S", ("A", "A")),
+    ]
+
+
 # --- the hand itself -------------------------------------------------------------------------
 
 

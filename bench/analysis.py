@@ -12,6 +12,9 @@ figure is also given as a multiple of one ``check_contract`` call (with the hand
 the same run.
 
     .venv/bin/python bench/analysis.py
+
+Speed is half of a change to the search; ``bench/analysis_answers.py`` is the other half: one
+hash over every answer on these hands and more, to show the answers did not move.
 """
 
 from __future__ import annotations

@@ -34,8 +34,23 @@ def family_name(family: str) -> str:
 
 def script_texts() -> dict[str, str]:
     """The texts the script shows, by key; ``{name}`` marks a value the script fills in."""
+    texts: dict[str, str] = {}
+    for part in (
+        _shared_texts,
+        _start_page_texts,
+        _sharing_texts,
+        _briefing_texts,
+        _round_entry_texts,
+        _picker_texts,
+        _results_texts,
+    ):
+        texts.update(part())
+    return texts
+
+
+def _shared_texts() -> dict[str, str]:
+    """Texts both pages' scripts show."""
     return {
-        # Shared.
         "network_error": _("The server cannot be reached. Nothing was lost; try again."),
         "unexpected": _("The server answered {status}: {detail}"),
         "player_number": _("Player {number}"),
@@ -43,20 +58,35 @@ def script_texts() -> dict[str, str]:
         "finished": _("finished"),
         "rounds_played": _("{played} of {count} rounds played"),
         "opened": _("opened {date}"),
-        # The start page.
+    }
+
+
+def _start_page_texts() -> dict[str, str]:
+    """The start page: the players' list and starting the match."""
+    return {
         "move_up": _("Move {name} up"),
         "move_down": _("Move {name} down"),
         "remove": _("Remove {name}"),
         "unnamed": _("player {number}"),
         "starting": _("Starting the match…"),
         "players_range": _("This ruleset is for {min} to {max} players."),
-        # The sheet: loading and sharing.
+    }
+
+
+def _sharing_texts() -> dict[str, str]:
+    """The sheet page: loading it and sharing it."""
+    return {
         "not_found": _("There is no sheet at this address. It may have been deleted."),
         "view_only": _(
             "This phone can only view the sheet. Open the edit link on it to enter rounds."
         ),
         "edit_qr_label": _("QR code of the edit link"),
-        # The briefing.
+    }
+
+
+def _briefing_texts() -> dict[str, str]:
+    """The briefing before each deal."""
+    return {
         "briefing_title": _("Round {number} of {count}: {contract}"),
         "deal": _("Deal {cards} cards to each player."),
         "table": _("Play with {decks} decks and {jokers} jokers."),
@@ -66,7 +96,12 @@ def script_texts() -> dict[str, str]:
         "no_discard": _("Going out needs no final discard."),
         "exact_minimum": _("Contract melds have exactly their minimum size."),
         "all_played": _("Every round is played."),
-        # Entering a round.
+    }
+
+
+def _round_entry_texts() -> dict[str, str]:
+    """Entering, correcting and taking back a round."""
+    return {
         "enter_round": _("Enter round {number}"),
         "correct_round": _("Correct round {number}"),
         "record_round": _("Record round {number}"),
@@ -99,14 +134,24 @@ def script_texts() -> dict[str, str]:
         "taken_back": _("Round {number} was taken back."),
         "correct": _("Correct"),
         "correct_label": _("Correct round {number}"),
-        # The card picker.
+    }
+
+
+def _picker_texts() -> dict[str, str]:
+    """The card picker that counts a hand's points."""
+    return {
         "picker_title": _("Cards left in the hand of {name}"),
         "picker_add": _("Add {card}"),
         "picker_remove": _("Take off one {card}"),
         "picker_total": _("{count} cards, {points} points"),
         "picker_total_one": _("1 card, {points} points"),
         "picker_empty": _("No cards yet: tap the cards left in hand."),
-        # Results.
+    }
+
+
+def _results_texts() -> dict[str, str]:
+    """The scores, standings, winners and chart."""
+    return {
         "standings_rank": _("{rank}."),
         "winner": _("{names} won with {total} points."),
         "winners_shared": _("{names} share the win with {total} points each."),

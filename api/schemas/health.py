@@ -1,4 +1,4 @@
-"""``GET /health``'s body."""
+"""``GET /healthz``'s body."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ well-formed bodies reach the schemas, and a hostile one costs one pass over at m
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from http import HTTPStatus
@@ -31,21 +32,22 @@ def _no_constant(name: str) -> Any:
 
 
 def json_depth(value: Any, limit: int) -> int:
-    """How deeply ``value`` nests arrays and objects, counting no further than ``limit + 1``."""
+    """How deeply ``value`` nests arrays and objects, counting no further than ``limit + 1``.
+
+    Walked a level at a time: a body's levels are few and wide (a hand is one level of cards).
+    """
     deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if deepest > limit:
+    level = [value]
+    while level and deepest <= limit:
+        containers = [item for item in level if isinstance(item, dict | list)]
+        if not containers:
             break
-        stack.extend((child, depth + 1) for child in children)
+        deepest += 1
+        level = [
+            child
+            for item in containers
+            for child in (item.values() if isinstance(item, dict) else item)
+        ]
     return deepest
 
 
@@ -82,6 +84,13 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
     ARGUMENTS_PARSER = JSONBodyParser()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The schema reading each view's JSON body, and the status and schema of its
+        #: answer, by the undecorated view: what :mod:`api.fastjson` serves them with.
+        self.body_schemas: dict[Callable[..., Any], ma.Schema] = {}
+        self.answer_schemas: dict[Callable[..., Any], tuple[int, ma.Schema]] = {}
+
     def route(self, rule: str, **options: Any) -> Callable[[F], F]:
         return super().route(rule, **options)  # type: ignore[no-any-return]
 
@@ -101,7 +110,16 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     def response(
         self, status_code: int, schema: SchemaArg = None, **kwargs: Any
     ) -> Callable[[F], F]:
-        return super().response(status_code, schema, **kwargs)  # type: ignore[no-any-return]
+        if isinstance(schema, type):
+            schema = schema()
+        decorate = super().response(status_code, schema, **kwargs)
+
+        def decorator(func: F) -> F:
+            if schema is not None:
+                self.answer_schemas[inspect.unwrap(func)] = (status_code, schema)
+            return decorate(func)  # type: ignore[no-any-return]
+
+        return decorator
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
         return super().alt_response(status_code, **kwargs)  # type: ignore[no-any-return]
@@ -112,7 +130,16 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     def json_body(self, schema: SchemaArg, *, example: Any) -> Callable[[F], F]:
         """``@arguments`` for a JSON body (:mod:`api.openapi` documents the errors reading a
         body can answer, for every operation that takes one)."""
-        return self.arguments(schema, example=example)
+        if isinstance(schema, type):
+            schema = schema()
+        decorate = self.arguments(schema, example=example)
+
+        def decorator(func: F) -> F:
+            if schema is not None:
+                self.body_schemas[inspect.unwrap(func)] = schema
+            return decorate(func)
+
+        return decorator
 
     def refusals(self, *statuses: int) -> Callable[[F], F]:
         """Document the problem documents an operation can answer, by status."""

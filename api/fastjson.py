@@ -40,6 +40,7 @@ from marshmallow import fields
 from marshmallow.types import StrSequenceOrSet, UnknownOption
 
 from rules import DECK, JOKER, PRESETS, Card
+from rules.cards import SPELLINGS
 
 from . import parsing
 from .fields import CardField, RulesetField, StrictBoolean, card_of, spelt_as_a_card
@@ -98,8 +99,15 @@ def _boolean(value: Any) -> bool:
     raise GiveUp
 
 
+#: Every spelling :data:`~api.fields.CARD_PATTERN` admits, and the card ``card_of`` reads it
+#: as: what a hand's cards are looked up in, one by one.
+CARD_OF_TEXT: dict[str, Card] = {
+    text: card for text in SPELLINGS if (card := card_of(text)) is not None
+}
+
+
 def _card(value: Any) -> Any:
-    card = card_of(value) if value.__class__ is str else None
+    card = CARD_OF_TEXT.get(value) if value.__class__ is str else None
     if card is None:
         raise GiveUp
     return card
@@ -115,7 +123,11 @@ def _cards(value: Any) -> Any:
     """A hand or a meld: a list of cards, every one of them spelt as a card."""
     if value.__class__ is not list:
         raise GiveUp
-    loaded = [card_of(text) if text.__class__ is str else None for text in value]
+    find = CARD_OF_TEXT.get
+    try:
+        loaded = [find(text) for text in value]
+    except TypeError:  # a list or an object where a card should be
+        raise GiveUp from None
     if None in loaded:
         raise GiveUp  # not a card's spelling, or not even a str: marshmallow says which
     return loaded
@@ -205,6 +217,18 @@ def schema_loader(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any
         return loaded
 
     return load_body
+
+
+def nesting(schema: ma.Schema) -> int:
+    """How deeply a body the plan of ``schema`` loads can nest arrays and objects: its plans
+    take a list only for a List field, an object only for the body itself. Within
+    ``MAX_JSON_DEPTH`` (at least 8), a body the plan loads need not be walked to know it is
+    not too deep."""
+
+    def depth(field: fields.Field[Any]) -> int:
+        return 1 + depth(field.inner) if isinstance(field, fields.List) else 0
+
+    return 1 + max((depth(field) for field in schema.load_fields.values()), default=0)
 
 
 class RequestSchema(ma.Schema):
@@ -458,19 +482,22 @@ def json_view(
     by ``decorated`` itself, so that every error and every unusual answer is the stock path's.
     """
     view = inspect.unwrap(decorated)
-    read_body = parsing.JSONBodyParser().load_json
-    load = request_schema.one_pass if isinstance(request_schema, RequestSchema) else None
-    if load is None:
-        load = request_schema.load
+    parser = parsing.JSONBodyParser()
     write = response_schema.one_pass
-    if write is None:
+    load = request_schema.one_pass if isinstance(request_schema, RequestSchema) else None
+    if write is None or load is None:
         return decorated
+    depth = nesting(request_schema)
 
     @functools.wraps(decorated)
     def answer(*args: Any, **kwargs: Any) -> Any:
         request = flask.request
-        # A body that is not JSON, too long or too deep raises here as it does in webargs.
-        body = read_body(request, request_schema)
+        # A body that is not JSON or too long raises here as it does in webargs; one too deep
+        # for the plan is read again by webargs, which says so.
+        app = flask.current_app
+        if depth > app.config["MAX_JSON_DEPTH"]:
+            return decorated(*args, **kwargs)
+        body = parser.read_json(request)
         if type(body) is not dict:
             return decorated(*args, **kwargs)
         try:
@@ -482,7 +509,7 @@ def json_view(
             text = write(verdict)
         except GiveUp:
             return decorated(*args, **kwargs)
-        response = flask.current_app.json.response(EncodedJSON(text))
+        response = app.json.response(EncodedJSON(text))
         response.status_code = status
         return response
 

@@ -32,22 +32,21 @@ def _no_constant(name: str) -> Any:
 
 
 def json_depth(value: Any, limit: int) -> int:
-    """How deeply ``value`` nests arrays and objects, counting no further than ``limit + 1``.
-
-    Walked a level at a time: a body's levels are few and wide (a hand is one level of cards).
-    """
+    """How deeply ``value`` nests arrays and objects, counting no further than ``limit + 1``."""
     deepest = 0
-    level = [value]
-    while level and deepest <= limit:
-        containers = [item for item in level if isinstance(item, dict | list)]
-        if not containers:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
             break
-        deepest += 1
-        level = [
-            child
-            for item in containers
-            for child in (item.values() if isinstance(item, dict) else item)
-        ]
+        stack.extend((child, depth + 1) for child in children)
     return deepest
 
 
@@ -55,6 +54,14 @@ class JSONBodyParser(FlaskParser):
     """webargs' Flask parser with strict rules for what counts as a JSON body."""
 
     def load_json(self, req: flask.Request, schema: ma.Schema) -> Any:
+        body = self.read_json(req)
+        limit = flask.current_app.config["MAX_JSON_DEPTH"]
+        if json_depth(body, limit) > limit:
+            raise BadRequest(f"the JSON body nests arrays and objects more than {limit} deep")
+        return body
+
+    def read_json(self, req: flask.Request) -> Any:
+        """The body, declared and parsed as strict JSON, before its depth is checked."""
         if not core.is_json(req.mimetype):
             raise UnsupportedMediaType(
                 "the body must be JSON, sent with Content-Type: application/json"
@@ -69,9 +76,6 @@ class JSONBodyParser(FlaskParser):
             raise BadRequest("the JSON body is nested too deeply") from None
         except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
             raise BadRequest(f"the body is not valid JSON: {error}") from None
-        limit = flask.current_app.config["MAX_JSON_DEPTH"]
-        if json_depth(body, limit) > limit:
-            raise BadRequest(f"the JSON body nests arrays and objects more than {limit} deep")
         return body
 
 

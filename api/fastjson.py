@@ -11,7 +11,11 @@ the checks take a shorter way, planned once from their own declared fields:
   client reads is marshmallow's;
 * :class:`ResponseSchema` writes the verdict's JSON text directly, as :class:`EncodedJSON`,
   which :class:`FastJSONProvider` — the app's JSON provider when the switch is on — sends as
-  it is. flask-smorest's own ``response`` decorator does the rest, as for any schema.
+  it is;
+* :func:`json_view` serves each check whose body a plan loads in place of webargs' and
+  flask-smorest's wrappers around it — the documented view stays theirs, in the OpenAPI
+  document and on the stock path — and hands every body or verdict its plans are not sure of
+  to that documented view, so that every error is the stock path's own.
 
 Either way the answer is the same bytes as marshmallow's and ``flask.jsonify``'s: a test sends
 a corpus of valid and broken requests through both paths and compares them. With the switch

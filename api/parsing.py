@@ -31,6 +31,15 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+#: Strict JSON's decoder, made once: ``json.loads`` with an option makes one per body.
+STRICT_JSON = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def strict_json(raw: bytes) -> Any:
+    """``json.loads(raw, parse_constant=...)``: decoded as it decodes bytes, then parsed."""
+    return STRICT_JSON.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
+
+
 def json_depth(value: Any, limit: int) -> int:
     """How deeply ``value`` nests arrays and objects, counting no further than ``limit + 1``."""
     deepest = 0
@@ -71,7 +80,7 @@ class JSONBodyParser(FlaskParser):
         if not raw.strip():
             raise BadRequest("the request has no body; it must be a JSON object")
         try:
-            body = json.loads(raw, parse_constant=_no_constant)
+            body = strict_json(raw)
         except RecursionError:
             raise BadRequest("the JSON body is nested too deeply") from None
         except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors

@@ -30,8 +30,6 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     elif config is not None:
         app.config.from_object(config)
     app.logger.setLevel(logging.getLevelName(app.config["LOG_LEVEL"]))
-    if app.config["FAST_JSON"]:
-        fastjson.init_app(app)
     # Responses keep the order the schemas give their fields (valid, then the reading...).
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
@@ -54,4 +52,7 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
         rest_api.register_blueprint(blueprint)
     app.register_blueprint(docs.assets)
     app.register_blueprint(pages.blp)
+    # Last: the fast path serves views as the blueprints have registered them.
+    if app.config["FAST_JSON"]:
+        fastjson.init_app(app)
     return app

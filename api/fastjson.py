@@ -11,7 +11,11 @@ the checks take a shorter way, planned once from their own declared fields:
   client reads is marshmallow's;
 * :class:`ResponseSchema` writes the verdict's JSON text directly, as :class:`EncodedJSON`,
   which :class:`FastJSONProvider` — the app's JSON provider when the switch is on — sends as
-  it is. flask-smorest's own ``response`` decorator does the rest, as for any schema.
+  it is;
+* :func:`json_view` serves each check whose body a plan loads in place of webargs' and
+  flask-smorest's wrappers around it — the documented view stays theirs, in the OpenAPI
+  document and on the stock path — and hands every body or verdict its plans are not sure of
+  to that documented view, so that every error is the stock path's own.
 
 Either way the answer is the same bytes as marshmallow's and ``flask.jsonify``'s: a test sends
 a corpus of valid and broken requests through both paths and compares them. With the switch
@@ -25,6 +29,8 @@ The plans know marshmallow's kinds of field only by their public attributes (``i
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 from collections.abc import Callable, Sequence
 from json.encoder import encode_basestring_ascii
@@ -38,7 +44,9 @@ from marshmallow import fields
 from marshmallow.types import StrSequenceOrSet, UnknownOption
 
 from rules import DECK, JOKER, PRESETS, Card
+from rules.cards import SPELLINGS
 
+from . import parsing
 from .fields import CardField, RulesetField, StrictBoolean, card_of, spelt_as_a_card
 
 #: A str as a JSON string, escaped as Flask's provider escapes it (the same C function).
@@ -95,8 +103,15 @@ def _boolean(value: Any) -> bool:
     raise GiveUp
 
 
+#: Every spelling :data:`~api.fields.CARD_PATTERN` admits, and the card ``card_of`` reads it
+#: as: what a hand's cards are looked up in, one by one.
+CARD_OF_TEXT: dict[str, Card] = {
+    text: card for text in SPELLINGS if (card := card_of(text)) is not None
+}
+
+
 def _card(value: Any) -> Any:
-    card = card_of(value) if value.__class__ is str else None
+    card = CARD_OF_TEXT.get(value) if value.__class__ is str else None
     if card is None:
         raise GiveUp
     return card
@@ -112,7 +127,11 @@ def _cards(value: Any) -> Any:
     """A hand or a meld: a list of cards, every one of them spelt as a card."""
     if value.__class__ is not list:
         raise GiveUp
-    loaded = [card_of(text) if text.__class__ is str else None for text in value]
+    find = CARD_OF_TEXT.get
+    try:
+        loaded = [find(text) for text in value]
+    except TypeError:  # a list or an object where a card should be
+        raise GiveUp from None
     if None in loaded:
         raise GiveUp  # not a card's spelling, or not even a str: marshmallow says which
     return loaded
@@ -202,6 +221,18 @@ def schema_loader(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any
         return loaded
 
     return load_body
+
+
+def nesting(schema: ma.Schema) -> int:
+    """How deeply a body the plan of ``schema`` loads can nest arrays and objects: its plans
+    take a list only for a List field, an object only for the body itself. Within
+    ``MAX_JSON_DEPTH`` (at least 8), a body the plan loads need not be walked to know it is
+    not too deep."""
+
+    def depth(field: fields.Field[Any]) -> int:
+        return 1 + depth(field.inner) if isinstance(field, fields.List) else 0
+
+    return 1 + max((depth(field) for field in schema.load_fields.values()), default=0)
 
 
 class RequestSchema(ma.Schema):
@@ -443,6 +474,69 @@ class ResponseSchema(ma.Schema):
         return super().dump(obj, many=many)
 
 
+def json_view(
+    decorated: Callable[..., Any],
+    request_schema: ma.Schema,
+    status: int,
+    response_schema: ResponseSchema,
+) -> Callable[..., Any]:
+    """One view doing what ``decorated`` (webargs' and flask-smorest's wrappers around a view)
+    does for a body the plans are sure of: read it by the API's strict rules, load it, run the
+    view, write the verdict. Any other body, and any verdict the writer gives up on, is served
+    by ``decorated`` itself, so that every error and every unusual answer is the stock path's.
+    """
+    view = inspect.unwrap(decorated)
+    parser = parsing.JSONBodyParser()
+    write = response_schema.one_pass
+    load = request_schema.one_pass if isinstance(request_schema, RequestSchema) else None
+    if write is None or load is None:
+        return decorated
+    depth = nesting(request_schema)
+
+    @functools.wraps(decorated)
+    def answer(*args: Any, **kwargs: Any) -> Any:
+        request = flask.request
+        # A body that is not JSON or too long raises here as it does in webargs; one too deep
+        # for the plan is read again by webargs, which says so.
+        app = flask.current_app
+        if depth > app.config["MAX_JSON_DEPTH"]:
+            return decorated(*args, **kwargs)
+        body = parser.read_json(request)
+        if type(body) is not dict:
+            return decorated(*args, **kwargs)
+        try:
+            loaded = load(body)
+        except (GiveUp, ma.ValidationError):
+            return decorated(*args, **kwargs)  # marshmallow names the fault
+        verdict = view(loaded, *args, **kwargs)
+        try:
+            text = write(verdict)
+        except GiveUp:
+            return decorated(*args, **kwargs)
+        response = app.json.response(EncodedJSON(text))
+        response.status_code = status
+        return response
+
+    return answer
+
+
 def init_app(app: flask.Flask) -> None:
-    """Put the app on the fast path: its JSON provider sends written bodies as they are."""
+    """Put the app on the fast path: its JSON provider sends written bodies as they are, and
+    every view that reads a JSON body and answers with a :class:`ResponseSchema` is served by
+    its :func:`json_view` — called after the blueprints are registered."""
     app.json = FastJSONProvider(app)
+    body_schemas: dict[Callable[..., Any], ma.Schema] = {}
+    answer_schemas: dict[Callable[..., Any], tuple[int, ma.Schema]] = {}
+    for blueprint in app.blueprints.values():
+        if isinstance(blueprint, parsing.Blueprint):
+            body_schemas.update(blueprint.body_schemas)
+            answer_schemas.update(blueprint.answer_schemas)
+    for endpoint, decorated in list(app.view_functions.items()):
+        view = inspect.unwrap(decorated)
+        if view not in body_schemas or view not in answer_schemas:
+            continue
+        status, response_schema = answer_schemas[view]
+        if isinstance(response_schema, ResponseSchema):
+            app.view_functions[endpoint] = json_view(
+                decorated, body_schemas[view], status, response_schema
+            )

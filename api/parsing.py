@@ -10,6 +10,7 @@ well-formed bodies reach the schemas, and a hostile one costs one pass over at m
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from http import HTTPStatus
@@ -28,6 +29,15 @@ SchemaArg = type[ma.Schema] | ma.Schema | None
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+#: Strict JSON's decoder, made once: ``json.loads`` with an option makes one per body.
+STRICT_JSON = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def strict_json(raw: bytes) -> Any:
+    """``json.loads(raw, parse_constant=...)``: decoded as it decodes bytes, then parsed."""
+    return STRICT_JSON.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
 
 
 def json_depth(value: Any, limit: int) -> int:
@@ -53,6 +63,14 @@ class JSONBodyParser(FlaskParser):
     """webargs' Flask parser with strict rules for what counts as a JSON body."""
 
     def load_json(self, req: flask.Request, schema: ma.Schema) -> Any:
+        body = self.read_json(req)
+        limit = flask.current_app.config["MAX_JSON_DEPTH"]
+        if json_depth(body, limit) > limit:
+            raise BadRequest(f"the JSON body nests arrays and objects more than {limit} deep")
+        return body
+
+    def read_json(self, req: flask.Request) -> Any:
+        """The body, declared and parsed as strict JSON, before its depth is checked."""
         if not core.is_json(req.mimetype):
             raise UnsupportedMediaType(
                 "the body must be JSON, sent with Content-Type: application/json"
@@ -62,14 +80,11 @@ class JSONBodyParser(FlaskParser):
         if not raw.strip():
             raise BadRequest("the request has no body; it must be a JSON object")
         try:
-            body = json.loads(raw, parse_constant=_no_constant)
+            body = strict_json(raw)
         except RecursionError:
             raise BadRequest("the JSON body is nested too deeply") from None
         except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
             raise BadRequest(f"the body is not valid JSON: {error}") from None
-        limit = flask.current_app.config["MAX_JSON_DEPTH"]
-        if json_depth(body, limit) > limit:
-            raise BadRequest(f"the JSON body nests arrays and objects more than {limit} deep")
         return body
 
 
@@ -81,6 +96,13 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     """
 
     ARGUMENTS_PARSER = JSONBodyParser()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The schema reading each view's JSON body, and the status and schema of its
+        #: answer, by the undecorated view: what :mod:`api.fastjson` serves them with.
+        self.body_schemas: dict[Callable[..., Any], ma.Schema] = {}
+        self.answer_schemas: dict[Callable[..., Any], tuple[int, ma.Schema]] = {}
 
     def route(self, rule: str, **options: Any) -> Callable[[F], F]:
         return super().route(rule, **options)  # type: ignore[no-any-return]
@@ -101,7 +123,16 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     def response(
         self, status_code: int, schema: SchemaArg = None, **kwargs: Any
     ) -> Callable[[F], F]:
-        return super().response(status_code, schema, **kwargs)  # type: ignore[no-any-return]
+        if isinstance(schema, type):
+            schema = schema()
+        decorate = super().response(status_code, schema, **kwargs)
+
+        def decorator(func: F) -> F:
+            if schema is not None:
+                self.answer_schemas[inspect.unwrap(func)] = (status_code, schema)
+            return decorate(func)  # type: ignore[no-any-return]
+
+        return decorator
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
         return super().alt_response(status_code, **kwargs)  # type: ignore[no-any-return]
@@ -112,7 +143,16 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     def json_body(self, schema: SchemaArg, *, example: Any) -> Callable[[F], F]:
         """``@arguments`` for a JSON body (:mod:`api.openapi` documents the errors reading a
         body can answer, for every operation that takes one)."""
-        return self.arguments(schema, example=example)
+        if isinstance(schema, type):
+            schema = schema()
+        decorate = self.arguments(schema, example=example)
+
+        def decorator(func: F) -> F:
+            if schema is not None:
+                self.body_schemas[inspect.unwrap(func)] = schema
+            return decorate(func)
+
+        return decorator
 
     def refusals(self, *statuses: int) -> Callable[[F], F]:
         """Document the problem documents an operation can answer, by status."""

@@ -122,10 +122,23 @@ def stock_app(database_file: str) -> Iterator[Flask]:
     app.extensions["database"].dispose()
 
 
+def _endpoint(app: Flask, path: str) -> str:
+    endpoint, _ = app.url_map.bind("localhost").match(path, method="POST")
+    return str(endpoint)
+
+
 def test_the_switch(app: Flask, stock_app: Flask) -> None:
     assert app.config["FAST_JSON"] is True  # the default
     assert isinstance(app.json, FastJSONProvider)
     assert not isinstance(stock_app.json, FastJSONProvider)
+    # The fast app serves the checks whose bodies a plan loads by views of its own (the buy
+    # check's schema is marshmallow's), and only those; every one of them is in the corpus.
+    replaced = {
+        endpoint
+        for endpoint, view in app.view_functions.items()
+        if getattr(view, "__wrapped__", None) is stock_app.view_functions[endpoint]
+    }
+    assert replaced == {_endpoint(app, path) for path in EXAMPLES if path != "/v1/checks/buy"}
 
 
 def test_answers_are_marshmallows(
@@ -160,6 +173,52 @@ def test_answers_are_marshmallows(
     stock = stock_app.test_client()
     for (path, body), answer in zip(corpus, fast, strict=True):
         assert _same(answer, stock.post(path, json=body)), (path, body)
+
+
+#: Bodies the strict JSON rules refuse before any schema sees them, as (content type, bytes).
+RAW_BODIES: list[tuple[str | None, bytes]] = [
+    ("text/plain", b'{"ruleset": "liverpool"}'),
+    (None, b'{"ruleset": "liverpool"}'),
+    ("application/json", b""),
+    ("application/json", b"  \n"),
+    ("application/json", b'{"ruleset": "liverpool",'),
+    ("application/json", b'{"round": NaN}'),
+    ("application/json", b'{"round": Infinity}'),
+    ("application/json", b"\xff\xfe"),
+    ("application/json", b"[]"),
+    ("application/json", b'"liverpool"'),
+    ("application/json", b"null"),
+    ("application/json", b'{"ruleset": ' + b"[" * 40 + b"]" * 40 + b"}"),
+    ("application/json", b"[" * 5000 + b"]" * 5000),
+    ("application/json", b'{"ruleset": "' + b"x" * 300 * 1024 + b'"}'),
+    ("application/vnd.api+json", b'{"ruleset": "liverpool", "cards": ["7H"]}'),
+]
+
+
+def test_refused_bodies_are_refused_alike(app: Flask, stock_app: Flask) -> None:
+    """Every body the strict JSON rules refuse (415, 400, 413) gets the stock path's answer,
+    and a JSON media type other than application/json is read as JSON on both."""
+    fast, stock = app.test_client(), stock_app.test_client()
+    statuses = set()
+    for path, (content_type, data) in itertools.product(EXAMPLES, RAW_BODIES):
+        headers = {} if content_type is None else {"Content-Type": content_type}
+        answer = fast.post(path, data=data, headers=headers)
+        statuses.add(answer.status_code)
+        assert _same(answer, stock.post(path, data=data, headers=headers)), (path, data[:40])
+    assert statuses == {200, 400, 413, 415, 422}
+
+
+def test_a_shallow_depth_limit_is_the_stock_paths(app: Flask, stock_app: Flask) -> None:
+    """Below the deepest body a plan loads, the limit is checked as the stock path checks it."""
+    for each in (app, stock_app):
+        each.config["MAX_JSON_DEPTH"] = 2
+    fast, stock = app.test_client(), stock_app.test_client()
+    statuses = set()
+    for path, body in EXAMPLES.items():
+        answer = fast.post(path, json=body)
+        statuses.add(answer.status_code)
+        assert _same(answer, stock.post(path, json=body)), path
+    assert statuses == {400, 200}  # the penalty and meld bodies nest two deep
 
 
 def _same(answer: TestResponse, expected: TestResponse) -> bool:

@@ -20,7 +20,7 @@ from marshmallow import fields, validate
 
 from api.errors import Problem, version_etag
 from api.extensions import database
-from api.fastjson import SheetResponseSchema
+from api.fastjson import RoundRequestSchema, SheetResponseSchema
 from api.fields import CardField, StrictBoolean, integer
 from api.parsing import Blueprint
 from api.schemas import ContractSchema, ruleset_field
@@ -102,7 +102,7 @@ class ResultEntrySchema(ma.Schema):
             )
 
 
-class RoundWriteSchema(ma.Schema):
+class RoundWriteSchema(RoundRequestSchema):
     results = fields.List(
         fields.Nested(ResultEntrySchema),
         required=True,

@@ -20,6 +20,7 @@ from marshmallow import fields, validate
 
 from api.errors import Problem, version_etag
 from api.extensions import database
+from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
 from api.fields import CardField, StrictBoolean, integer
 from api.parsing import Blueprint
 from api.schemas import ContractSchema, ruleset_field
@@ -101,7 +102,7 @@ class ResultEntrySchema(ma.Schema):
             )
 
 
-class RoundWriteSchema(ma.Schema):
+class RoundWriteSchema(RoundRequestSchema):
     results = fields.List(
         fields.Nested(ResultEntrySchema),
         required=True,
@@ -183,7 +184,7 @@ class TieBreakSchema(ViewSchema):
     decided = fields.Boolean(required=True)
 
 
-class SheetSchema(ViewSchema):
+class SheetSchema(SheetResponseSchema, ViewSchema):
     id = fields.String(required=True)
     ruleset = fields.Dict(
         required=True, metadata={"description": "The resolved ruleset, as stored with the sheet."}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields
@@ -69,7 +70,19 @@ class Sheet:
 
     @functools.cached_property
     def ruleset(self) -> Ruleset:
-        return Ruleset.from_dict(self.ruleset_data)
+        return ruleset_stored_as(json.dumps(self.ruleset_data))
+
+
+@functools.lru_cache(maxsize=64)
+def ruleset_stored_as(text: str) -> Ruleset:
+    """The ruleset a sheet stored as ``text`` (its JSON), read back once for every sheet of it.
+
+    An evening's sheets, and every sheet of one preset, store the same resolved ruleset, and
+    reading it back costs more than scoring the round; a write does it while it holds the
+    sheet (on SQLite, the database's one write lock). The text is the key, not the value read
+    from it: it tells ``1``, ``1.0`` and ``true`` apart, as reading back does.
+    """
+    return Ruleset.from_dict(json.loads(text))
 
 
 # The statements every request runs, built once: a request only binds values to them. The

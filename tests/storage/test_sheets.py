@@ -300,3 +300,27 @@ def test_forgetting_a_sheet_forgets_its_kept_answers(storage: Storage) -> None:
         idempotency.forget_match(connection, "gone")
     with storage.transaction(write=True) as connection:
         assert idempotency.claim(connection, key, body) is None
+
+
+# --- the stored ruleset, read back ----------------------------------------------------------------
+
+
+def _stored_sheet(ruleset_data: dict[str, Any]) -> sheets.Sheet:
+    moment = datetime.now(UTC)
+    return sheets.Sheet("a-sheet", ruleset_data, ["A", "B"], 0, "0" * 64, 1, [], moment, moment)
+
+
+def test_sheets_of_one_stored_ruleset_share_it_as_read_back() -> None:
+    stored = find_ruleset("liverpool").as_dict()
+    first, second = _stored_sheet(stored), _stored_sheet(dict(stored))
+    assert first.ruleset is second.ruleset
+    assert first.ruleset == find_ruleset("liverpool")
+
+
+def test_a_stored_ruleset_is_read_back_as_its_json_says() -> None:
+    """Python finds 50 == 50.0, the stored JSON does not: each reads back as it was stored."""
+    stored = find_ruleset("contract-rummy").as_dict() | {"cut_bonus": 50}
+    as_float = _stored_sheet(stored | {"cut_bonus": 50.0}).ruleset
+    as_int = _stored_sheet(stored).ruleset
+    assert type(as_int.cut_bonus) is int
+    assert type(as_float.cut_bonus) is float

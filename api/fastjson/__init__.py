@@ -46,8 +46,8 @@ from marshmallow.types import StrSequenceOrSet, UnknownOption
 from rules import DECK, JOKER, PRESETS, Card
 from rules.cards import SPELLINGS
 
-from . import parsing
-from .fields import CardField, RulesetField, StrictBoolean, card_of, spelt_as_a_card
+from .. import parsing
+from ..fields import CardField, RulesetField, StrictBoolean, card_of, spelt_as_a_card
 
 #: A str as a JSON string, escaped as Flask's provider escapes it (the same C function).
 json_string = encode_basestring_ascii

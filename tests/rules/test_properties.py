@@ -206,8 +206,11 @@ meld_types = st.sampled_from([None, "set", "run"])
 #: How each property test's examples came out: a verdict, or a question refused as malformed.
 OUTCOMES: dict[str, Counter[str]] = defaultdict(Counter)
 #: The least share of examples that must come back with a verdict: below it a property test
-#: mostly checks that malformed questions raise, and says little about the verdicts.
-LEAST_VERDICT_SHARE = 0.25
+#: mostly checks that malformed questions raise, and says little about the verdicts. A test's
+#: share wanders by about a tenth from run to run (the buy test: 0.23 to 0.35), so the bar sits
+#: well under the lowest: it is there for a strategy that all but never reaches a verdict, as
+#: the buy test's once did (1%).
+LEAST_VERDICT_SHARE = 0.10
 
 
 def only_rules_errors(test: str, call: Any, *args: Any, **kwargs: Any) -> Any:
@@ -473,4 +476,5 @@ def test_the_checks_mostly_answered_with_a_verdict() -> None:
     if not OUTCOMES:
         pytest.skip("none of the property tests ran")
     shares = {test: outcomes["a verdict"] / outcomes.total() for test, outcomes in OUTCOMES.items()}
-    assert all(share >= LEAST_VERDICT_SHARE for share in shares.values()), shares
+    rare = {test: share for test, share in shares.items() if share < LEAST_VERDICT_SHARE}
+    assert not rare, f"too few verdicts: {rare}"

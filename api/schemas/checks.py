@@ -203,15 +203,20 @@ class ContractCheckSchema(RequestSchema):
     players = _players()
 
 
-class LayoffCheckSchema(RequestSchema):
-    ruleset = ruleset_field()
-    round = round_field()
-    meld = cards(
+def _table_meld() -> fields.List[Any]:
+    """The meld a lay-off or a joker swap changes, as it lies on the table."""
+    return cards(
         required=True,
         min_items=1,
         max_items=MAX_MELD,
         metadata={"description": "The meld on the table, in table order."},
     )
+
+
+class LayoffCheckSchema(RequestSchema):
+    ruleset = ruleset_field()
+    round = round_field()
+    meld = _table_meld()
     cards = cards(
         required=True,
         min_items=1,
@@ -233,12 +238,7 @@ class LayoffCheckSchema(RequestSchema):
 class JokerSwapCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     round = round_field()
-    meld = cards(
-        required=True,
-        min_items=1,
-        max_items=MAX_MELD,
-        metadata={"description": "The meld on the table, in table order."},
-    )
+    meld = _table_meld()
     joker = integer(
         validate=validate.Range(0, MAX_MELD - 1),
         metadata={

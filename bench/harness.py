@@ -1,4 +1,5 @@
-"""What the HTTP benchmarks share: free ports, gunicorn processes, and wrk runs.
+"""What the HTTP benchmarks share: their command line, free ports, gunicorn processes, and wrk
+runs.
 
 Every server binds a loopback address and is stopped on leaving its ``with`` block, whatever
 happens; every wrk run is bounded in time.
@@ -6,8 +7,10 @@ happens; every wrk run is bounded in time.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -19,6 +22,25 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def wrk_options(doc: str, *, rounds: int, rounds_help: str) -> argparse.ArgumentParser:
+    """The options every wrk benchmark takes; a bench adds its own before :func:`wrk_arguments`."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=5, help="length of each wrk run")
+    parser.add_argument("--rounds", type=int, default=rounds, help=rounds_help)
+    parser.add_argument("--connections", type=int, default=8, help="wrk's open connections")
+    return parser
+
+
+def wrk_arguments(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The options given, refused unless the run stays bounded, and only where wrk is there."""
+    args = parser.parse_args()
+    if not 1 <= args.seconds <= 60 or not 1 <= args.rounds <= 10:
+        parser.error("keep it bounded: 1-60 seconds, 1-10 rounds")
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get update && apt-get install -y wrk")
+    return args
 
 
 def free_port() -> int:

@@ -15,11 +15,9 @@ run is bounded in time; the servers are stopped at the end, whatever happens.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import tempfile
 import urllib.request
@@ -27,7 +25,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from flask import Flask
-from harness import gunicorn, run_wrk
+from harness import gunicorn, run_wrk, wrk_arguments, wrk_options
 
 GOAL = 0.70
 LUA = 'wrk.method = "GET"\nwrk.headers["Accept"] = "text/html"\n'
@@ -90,15 +88,7 @@ def weight(url: str, path: str) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=int, default=5, help="length of each wrk run")
-    parser.add_argument("--rounds", type=int, default=5, help="runs per server and page")
-    parser.add_argument("--connections", type=int, default=8, help="wrk's open connections")
-    args = parser.parse_args()
-    if not 1 <= args.seconds <= 60 or not 1 <= args.rounds <= 10:
-        parser.error("keep it bounded: 1-60 seconds, 1-10 rounds")
-    if shutil.which("wrk") is None:
-        raise SystemExit("wrk is missing: apt-get update && apt-get install -y wrk")
+    args = wrk_arguments(wrk_options(__doc__, rounds=5, rounds_help="runs per server and page"))
 
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))

@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import secrets
-import shutil
 import statistics
 import tempfile
 import urllib.request
@@ -31,7 +30,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from harness import gunicorn, run_wrk
+from harness import gunicorn, run_wrk, wrk_arguments, wrk_options
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -189,17 +188,12 @@ def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> tupl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=int, default=5, help="length of each wrk run")
-    parser.add_argument("--rounds", type=int, default=3, help="runs per server, alternating")
-    parser.add_argument("--connections", type=int, default=8, help="wrk's open connections")
+    parser = wrk_options(__doc__, rounds=3, rounds_help="runs per server, alternating")
     parser.add_argument("--sheets", type=int, default=3000, help="sheets made beforehand")
     parser.add_argument("--backends", default="sqlite,postgresql")
-    args = parser.parse_args()
-    if not 1 <= args.seconds <= 60 or not 1 <= args.rounds <= 10 or not 10 <= args.sheets <= 20000:
-        parser.error("keep it bounded: 1-60 seconds, 1-10 rounds, 10-20000 sheets")
-    if shutil.which("wrk") is None:
-        raise SystemExit("wrk is missing: apt-get update && apt-get install -y wrk")
+    args = wrk_arguments(parser)
+    if not 10 <= args.sheets <= 20000:
+        parser.error("keep it bounded: 10-20000 sheets")
     summary = {}
     with tempfile.TemporaryDirectory() as folder:
         for backend in args.backends.split(","):

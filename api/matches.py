@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import timedelta
 from typing import Any
 
 import marshmallow as ma
@@ -38,6 +39,8 @@ blp = Blueprint(
 
 MAX_PLAYERS = MAX_SEATS
 MAX_NAME = 40
+#: An Idempotency-Key's length: long enough to be random (a UUID is 36), short enough to keep.
+MIN_KEY, MAX_KEY = 16, 255
 
 
 # --- schemas ------------------------------------------------------------------------------------
@@ -337,7 +340,7 @@ def versions_named(if_match: str | None) -> frozenset[int] | None:
             "in": "header",
             "name": "Idempotency-Key",
             "required": False,
-            "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+            "schema": {"type": "string", "minLength": MIN_KEY, "maxLength": MAX_KEY},
             "description": "A random key (a UUID) that makes a retry answer what the first"
             " request answered, for 24 hours.",
         }
@@ -350,11 +353,17 @@ def create_match(data: dict[str, Any]) -> Any:
     Answers the sheet with its `edit_token`, which is shown only here.
     """
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= 255:
+    if key is not None and not MIN_KEY <= len(key) <= MAX_KEY:
         raise Problem(
-            400,
-            "Idempotency-Key must be 1 to 255 characters",
-            [{"field": "Idempotency-Key", "message": "1 to 255 characters"}],
+            422,
+            f"invalid input: Idempotency-Key: {MIN_KEY} to {MAX_KEY} characters, not {len(key)}",
+            [
+                {
+                    "field": "Idempotency-Key",
+                    "message": f"{MIN_KEY} to {MAX_KEY} characters (a random UUID will do),"
+                    f" not {len(key)}",
+                }
+            ],
         )
     table = (data["ruleset"], data["players"], data["first_dealer"])
     if key is None:
@@ -371,7 +380,8 @@ def create_match(data: dict[str, Any]) -> Any:
     # The claim is committed on its own, so that a retry arriving while this request is still
     # being served sees it (409) instead of waiting for it.
     with database.transaction(write=True) as connection:
-        kept = idempotency.claim(connection, key, request.get_json())
+        lease = timedelta(seconds=current_app.config["IDEMPOTENCY_LEASE"])
+        kept = idempotency.claim(connection, key, request.get_json(), lease)
     if kept is not None:
         return replay(kept)
     try:

@@ -25,6 +25,7 @@ from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
 from api.fields import CardField, StrictBoolean, integer
 from api.parsing import Blueprint
 from api.schemas import ContractSchema, ruleset_field
+from api.security import SHEET_CACHE_CONTROL
 from api.storage import idempotency, sheets
 from api.storage.scoresheet import ScoreSheet, score_sheet
 from rules import MAX_SEATS
@@ -36,6 +37,14 @@ blp = Blueprint(
     url_prefix="/v1/matches",
     description="Stored match sheets: rounds, penalties, totals, standings and the winner.",
 )
+
+
+@blp.after_request
+def private_to_its_holders(response: Response) -> Response:
+    """A sheet is private to whoever has its address, and changes with every round."""
+    response.headers["Cache-Control"] = SHEET_CACHE_CONTROL
+    return response
+
 
 MAX_PLAYERS = MAX_SEATS
 MAX_NAME = 40

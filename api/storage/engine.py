@@ -30,7 +30,7 @@ from .errors import StorageUnavailable
 
 #: Seconds the client waits beyond PostgreSQL's statement_timeout before it gives up on an
 #: answer: the server's own timeout, which leaves the connection usable, comes first.
-CLIENT_GRACE = 2.0
+CLIENT_GRACE = 1.0
 #: PostgreSQL's code for a table that is not there: the schema is missing, not the SQL wrong.
 UNDEFINED_TABLE = "42P01"
 

@@ -173,6 +173,9 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
         return super().alt_response(status_code, **kwargs)  # type: ignore[no-any-return]
 
+    def after_request(self, func: F) -> F:
+        return super().after_request(func)  # type: ignore[no-any-return]
+
     def doc(self, **kwargs: Any) -> Callable[[F], F]:
         return super().doc(**kwargs)  # type: ignore[no-any-return]
 

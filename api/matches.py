@@ -341,7 +341,7 @@ def versions_named(if_match: str | None) -> frozenset[int] | None:
 @blp.route("", methods=["POST"])
 @blp.json_body(MatchCreateSchema, example=CREATE_EXAMPLE)
 @blp.response(201, CreatedSheetSchema, headers={"Location": _HEADER, "ETag": _HEADER})
-@blp.refusals(409, 422)
+@blp.refusals(409, 422, 503)
 @blp.doc(
     operationId="createMatch",
     parameters=[
@@ -407,7 +407,7 @@ def create_match(data: dict[str, Any]) -> Any:
 
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(404)
+@blp.refusals(404, 503)
 @blp.doc(operationId="getMatch")
 def get_match(match_id: str) -> Any:
     """Read a match sheet
@@ -458,7 +458,7 @@ def _credentials() -> tuple[str | None, frozenset[int] | None]:
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
 @blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412, 422)
+@blp.refusals(401, 403, 404, 409, 412, 422, 503)
 @blp.doc(operationId="recordRound", **_WRITE_DOC)
 def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
     """Record or correct a round
@@ -488,7 +488,7 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412)
+@blp.refusals(401, 403, 404, 409, 412, 503)
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
@@ -502,7 +502,7 @@ def take_back_round(match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.refusals(401, 403, 404, 412)
+@blp.refusals(401, 403, 404, 412, 503)
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_match(match_id: str) -> Any:
     """Delete a match sheet"""

@@ -31,6 +31,9 @@ from .errors import StorageUnavailable
 #: Seconds the client waits beyond PostgreSQL's statement_timeout before it gives up on an
 #: answer: the server's own timeout, which leaves the connection usable, comes first.
 CLIENT_GRACE = 1.0
+#: Connections an SQLite engine opens beyond its five kept ones, when that many threads want
+#: one at once (SQLite connections are only open files).
+POOL_OVERFLOW = 64
 #: PostgreSQL's code for a table that is not there: the schema is missing, not the SQL wrong.
 UNDEFINED_TABLE = "42P01"
 
@@ -72,7 +75,15 @@ def make_engine(
         if url.database and url.database != ":memory:":
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
         busy = statement_timeout if statement_timeout is not None else 30
-        engine = create_engine(url, connect_args={"timeout": busy})
+        # As many connections as a worker has threads (gunicorn.conf.py): a reader never
+        # queues behind writers waiting for the lock, and none waits long for one.
+        engine = create_engine(
+            url,
+            connect_args={"timeout": busy},
+            pool_size=5,
+            max_overflow=POOL_OVERFLOW,
+            pool_timeout=connect_timeout,
+        )
         _sqlite_transactions(engine, busy)
         if url.database and url.database != ":memory:":
             _sqlite_file_identity(engine, url.database)

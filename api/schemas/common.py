@@ -38,6 +38,10 @@ class MeldSpecSchema(ma.Schema):
 
 
 class ContractSchema(ma.Schema):
+    #: A round's contract is part of its ruleset, which never changes once made: the fast
+    #: path (api.fastjson) writes each contract's text once.
+    values_never_change = True
+
     melds = fields.List(fields.Nested(MeldSpecSchema), required=True)
     text = fields.String(required=True, metadata={"example": "1 set + 1 run"})
 

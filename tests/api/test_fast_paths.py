@@ -264,3 +264,31 @@ def test_a_card_is_exactly_what_the_pattern_admits() -> None:
     for spelling in ("joker", "JOKER", " 7H", "7H\n", "10 H"):  # the engine reads some of these
         with pytest.raises(ma.ValidationError, match="not a card"):
             field.deserialize(spelling)
+
+
+def test_contracts_written_once_are_the_schemas_own_text() -> None:
+    """A contract's text is remembered by the object's identity: every preset's contracts, and
+    fresh house contracts made and dropped one after another (so that a dropped one's identity
+    passes to the next), past the memory's bound, still read exactly as marshmallow and Flask
+    write them."""
+    import json
+
+    from api.fastjson import WRITTEN_ONCE, schema_writer
+    from api.schemas.common import ContractSchema
+    from rules import PRESETS, Contract
+
+    schema = ContractSchema()
+    write = schema_writer(schema)
+    assert write is not None
+
+    def flask_text(contract: Contract) -> str:
+        return json.dumps(schema.dump(contract), separators=(",", ":"))
+
+    presets = [spec.contract for ruleset in PRESETS.values() for spec in ruleset.rounds]
+    for contract in presets:
+        assert write(contract) == flask_text(contract)
+    for n in range(2 * WRITTEN_ONCE + 7):
+        fresh = Contract.parse(f"{n % 5 + 1} sets + {n % 3 + 1} runs of {n % 7 + 4}")
+        assert write(fresh) == flask_text(fresh)
+    for contract in presets:
+        assert write(contract) == flask_text(contract)

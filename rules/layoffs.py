@@ -58,7 +58,7 @@ def add_to_run(
             if _turns_corner(card.rank, low, high, len(wilds))  # type: ignore[arg-type]
         ]
         if corner:
-            return (*table_meld.cards, *cards), [_wraps(table_meld, corner[0])]
+            return (*table_meld.cards, *cards), [_wraps(table_meld, corner[0], wilds)]
         return (*table_meld.cards, *cards), [
             Violation(
                 "run_not_consecutive",
@@ -130,7 +130,7 @@ def _place_naturals(
         taken = below.keys() | above.keys()
         value = _place(card.rank, low, high, lowest, highest, taken)  # type: ignore[arg-type]
         if value is None and _turns_corner(card.rank, low, high, len(wilds)):  # type: ignore[arg-type]
-            violations.append(_wraps(table_meld, card))
+            violations.append(_wraps(table_meld, card, wilds))
         elif value is None:
             violations.append(
                 Violation(
@@ -174,16 +174,20 @@ def _turns_corner(rank: Rank, low: int, high: int, wilds: int) -> bool:
     """Whether a natural that has no place in a run spanning ``low..high`` would follow it
     round the corner past an ace at its end (``JH QH KH AH`` + ``2H``, ``AH 2H 3H`` + ``KH``),
     with the lay-off's ``wilds`` wild cards filling the ranks between: an ace used as a
-    bridge (or, for an ace, at both ends), which the meld check calls ``run_wraps_around``."""
-    value = int(rank)  # the ace as 1: round the corner it follows the high ace
+    bridge, which the meld check calls ``run_wraps_around``. (An ace never follows an ace:
+    a second one has its place at the other end, or none.)"""
+    if rank is Rank.ACE:
+        return False
+    value = int(rank)
     past_high = value + 13 - high - 1  # ranks to fill between the high ace and the card
     past_low = low - (value - 13) - 1  # ranks to fill between the card and the low ace
     return (high == HIGH_ACE and past_high <= wilds) or (low == LOW_ACE and past_low <= wilds)
 
 
-def _wraps(table_meld: Meld, card: Card) -> Violation:
-    """``run_wraps_around`` for ``card`` laid past the ace at an end of the run."""
+def _wraps(table_meld: Meld, card: Card, wilds: Sequence[Card]) -> Violation:
+    """``run_wraps_around`` for ``card`` laid past the ace at an end of the run, the wild cards
+    between: the cards as they would lie, as the meld check would be shown them."""
     ascending = _ascending(table_meld)
     past_high = table_meld.high == HIGH_ACE
-    cards = (*ascending, card) if past_high else (card, *ascending)
+    cards = (*ascending, *wilds, card) if past_high else (card, *wilds, *ascending)
     return Violation("run_wraps_around", {"detail": " ".join(map(str, cards))}, card=str(card))

@@ -33,6 +33,11 @@ def _require_order(order: Order) -> None:
         raise MoveError(f"order must be one of {ORDERS}, not {order!r}", field="order")
 
 
+def _any_order_readers(order: Order) -> Mapping[MeldType, _Reader]:
+    _require_order(order)
+    return _ANY_ORDER_READERS
+
+
 # --- the contract ---------------------------------------------------------------------------
 
 
@@ -64,22 +69,35 @@ def check_contract(
     order: Order = "table",
     contract_down: ContractDown = "no",
 ) -> ContractVerdict:
-    """Check a proposed contract (docs/rules.md §3, §4): the melds, and the hand they come from.
-
-    ``order="any"``: each run's cards were given in any order, for the referee to lay out.
-    ``contract_down``: a contract already laid this round cannot be laid again.
-    """
+    """Check a proposed contract (docs/rules.md §3, §4): the melds, and the hand they come from
+    (``order="any"``: runs for the referee to lay out; ``contract_down``: laid once a round)."""
     spec = ruleset.round(round_number)
     table = ruleset.table(players, jokers)
-    readers = _READERS
-    if order != "table":
-        _require_order(order)
-        readers = _ANY_ORDER_READERS
+    readers = _READERS if order == "table" else _any_order_readers(order)
     readings = _assign_types(ruleset, spec.contract, melds, types, readers)
-    violations: list[Violation] = []
-    if contract_down != "no":
-        violations.append(_already_down(contract_down))
-    _check_melds(ruleset, spec, readings, violations)
+    violations: list[Violation] = [_already_down(contract_down)] if contract_down != "no" else []
+    sets: list[int] = []
+    runs: list[int] = []
+    for index, meld in enumerate(readings):
+        (sets if meld.type == "set" else runs).append(index)
+        if meld.violations:
+            violations.extend(v.at(index) for v in meld.violations)
+    contract = spec.contract
+    if len(sets) != contract.sets or len(runs) != contract.runs:
+        violations.append(
+            Violation(
+                "contract_mismatch",
+                {
+                    "round": spec.number,
+                    "expected": contract.text,
+                    "actual": _describe(len(sets), len(runs)),
+                },
+            )
+        )
+    _check_sizes(spec, contract.set_specs, readings, sets, violations)
+    _check_sizes(spec, contract.run_specs, readings, runs, violations)
+    if len(runs) > 1 and (not ruleset.runs_may_touch or ruleset.same_suit_run_gap):
+        violations.extend(_check_run_spacing(ruleset, readings, runs))
 
     melded = count_cards(chain.from_iterable(melds))
     remaining: tuple[Card, ...] | None = None
@@ -113,34 +131,6 @@ def check_contract(
     if remaining is not None:
         goes_out = valid and _can_go_out(ruleset, spec, len(remaining))
     return ContractVerdict(valid, spec, tuple(readings), remaining, goes_out, tuple(violations))
-
-
-def _check_melds(
-    ruleset: Ruleset, spec: RoundSpec, readings: list[Meld], violations: list[Violation]
-) -> None:
-    """Each meld's own violations, then the melds against the round's contract."""
-    sets: list[int] = []
-    runs: list[int] = []
-    for index, meld in enumerate(readings):
-        (sets if meld.type == "set" else runs).append(index)
-        if meld.violations:
-            violations.extend(v.at(index) for v in meld.violations)
-    contract = spec.contract
-    if len(sets) != contract.sets or len(runs) != contract.runs:
-        violations.append(
-            Violation(
-                "contract_mismatch",
-                {
-                    "round": spec.number,
-                    "expected": contract.text,
-                    "actual": _describe(len(sets), len(runs)),
-                },
-            )
-        )
-    _check_sizes(spec, contract.set_specs, readings, sets, violations)
-    _check_sizes(spec, contract.run_specs, readings, runs, violations)
-    if len(runs) > 1 and (not ruleset.runs_may_touch or ruleset.same_suit_run_gap):
-        violations.extend(_check_run_spacing(ruleset, readings, runs))
 
 
 def _already_down(contract_down: ContractDown) -> Violation:

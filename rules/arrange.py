@@ -22,7 +22,7 @@ from rules.melds import HIGH_ACE, LOW_ACE, Meld, plausible_types, read_run, read
 from rules.ruleset import MeldType, Ruleset
 
 
-def _wild_key(card: Card) -> tuple[int, int, str]:
+def wild_key(card: Card) -> tuple[int, int, str]:
     """Wild cards in one fixed order whatever order they came in (jokers last), so that any
     order of the same cards gives the same arrangement."""
     return (card.rank is None, int(card.rank or 0), card.suit.value if card.suit else "")
@@ -85,7 +85,7 @@ def run_orders(cards: Sequence[Card], ruleset: Ruleset) -> list[tuple[Card, ...]
     each gap between them filled with wild cards while they last, then the spare wild cards
     all at the high end, then one by one moved to the low end.
     """
-    wilds = sorted((card for card in cards if ruleset.is_wild(card)), key=_wild_key)
+    wilds = sorted((card for card in cards if ruleset.is_wild(card)), key=wild_key)
     naturals = [card for card in cards if not ruleset.is_wild(card)]
     orders: list[tuple[Card, ...]] = []
     for mode in _ace_modes(ruleset, naturals):
@@ -100,7 +100,7 @@ def run_orders(cards: Sequence[Card], ruleset: Ruleset) -> list[tuple[Card, ...]
 def _corner_orders(cards: Sequence[Card], ruleset: Ruleset) -> list[tuple[Card, ...]]:
     """The orders that take the naturals round the corner (``K A 2``): never legal, but when
     the cards follow each other only that way, the reading says so (``run_wraps_around``)."""
-    wilds = sorted((card for card in cards if ruleset.is_wild(card)), key=_wild_key)
+    wilds = sorted((card for card in cards if ruleset.is_wild(card)), key=wild_key)
     ranked = _ranked([card for card in cards if not ruleset.is_wild(card)], (LOW_ACE, LOW_ACE))
     orders = []
     for start in range(1, len(ranked)):

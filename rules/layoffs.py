@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence, Set
 
+from rules.arrange import wild_key
 from rules.cards import Card, Rank
 from rules.choices import End
 from rules.melds import HIGH_ACE, LOW_ACE, Meld, rank_of, suit_name
@@ -118,7 +119,8 @@ def _place_naturals(
     violations: list[Violation] = []
     below: dict[int, Card] = {}
     above: dict[int, Card] = {}
-    wilds = [card for card in cards if ruleset.is_wild(card)]
+    # In one fixed order, whatever order they came in: a lay-off's cards may come in any.
+    wilds = sorted((card for card in cards if ruleset.is_wild(card)), key=wild_key)
     for card in cards:
         if ruleset.is_wild(card):
             continue

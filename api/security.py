@@ -11,7 +11,13 @@ one and a phone always asks again (cheaply: ``If-None-Match`` answers 304).
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -37,16 +43,39 @@ HEADERS = {
 SHEET_CACHE_CONTROL = "private, no-cache"
 
 
-def add_headers(response: Response) -> Response:
-    headers = response.headers
-    for name, value in HEADERS.items():
-        if name not in headers:
-            headers[name] = value
-    return response
+class SecurityHeaders:
+    """WSGI middleware adding :data:`HEADERS` to every answer that does not set its own.
+
+    At the WSGI layer rather than as an ``after_request`` hook: there every header is looked
+    up and validated through werkzeug's ``Headers``, which cost a contract check a tenth of
+    its time; here they are appended to the list the server sends, already valid.
+    """
+
+    def __init__(self, wsgi_app: WSGIApplication) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        def start(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Callable[[bytes], object]:
+            present = {name.lower() for name, _ in headers}
+            headers.extend(item for item in _ITEMS if item[0].lower() not in present)
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
+
+
+_ITEMS = tuple(HEADERS.items())
 
 
 def init_app(app: Flask) -> None:
-    app.after_request(add_headers)
+    app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
 
 
-__all__ = ["CONTENT_SECURITY_POLICY", "HEADERS", "SHEET_CACHE_CONTROL", "init_app"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "HEADERS",
+    "SHEET_CACHE_CONTROL",
+    "SecurityHeaders",
+    "init_app",
+]

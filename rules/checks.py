@@ -15,6 +15,7 @@ from itertools import chain
 from rules.cards import Card, Rank
 from rules.choices import CONTRACT_DOWN, MELD_TYPES, ContractDown, End, Obligation
 from rules.errors import MoveError
+from rules.i18n import N_, Phrase
 from rules.melds import (
     HIGH_ACE,
     LOW_ACE,
@@ -27,7 +28,7 @@ from rules.melds import (
     suit_name,
 )
 from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset, TableSize
-from rules.violations import Violation
+from rules.violations import Violation, times
 
 _READERS = {"set": read_set, "run": read_run}
 
@@ -77,8 +78,8 @@ def check_contract(
                 "contract_mismatch",
                 {
                     "round": spec.number,
-                    "expected": contract.text,
-                    "actual": _describe(len(sets), len(runs)),
+                    "expected": contract.words,
+                    "actual": Contract.of(len(sets), len(runs)).words,
                 },
             )
         )
@@ -98,7 +99,11 @@ def check_contract(
             have = left.get(card, 0)
             if count > have:
                 violations.append(
-                    Violation("cards_not_in_hand", {"melded": count, "held": have}, card=str(card))
+                    Violation(
+                        "cards_not_in_hand",
+                        {"melded": times(count), "held": times(have)},
+                        card=str(card),
+                    )
                 )
             else:
                 left[card] = have - count
@@ -119,15 +124,6 @@ def check_contract(
     if remaining is not None:
         goes_out = valid and _can_go_out(ruleset, spec, len(remaining))
     return ContractVerdict(valid, spec, tuple(readings), remaining, goes_out, tuple(violations))
-
-
-def _describe(sets: int, runs: int) -> str:
-    parts = []
-    if sets:
-        parts.append(f"{sets} set" + ("s" if sets > 1 else ""))
-    if runs:
-        parts.append(f"{runs} run" + ("s" if runs > 1 else ""))
-    return " + ".join(parts) or "no melds"
 
 
 def _assign_types(
@@ -235,7 +231,7 @@ def _check_run_spacing(
             lower, upper = sorted((first, second), key=lambda m: m.low or 0)
             gap = (upper.low or 0) - (lower.high or 0) - 1
             params = {
-                "suit": suit_name(first.suit) + "s",
+                "suit": suit_name(first.suit, plural=True),
                 "first": lower.span_text(),
                 "second": upper.span_text(),
             }
@@ -311,7 +307,9 @@ def copies_beyond(counts: Mapping[Card, int], table: TableSize) -> list[Violatio
         limit = table.jokers if card.rank is None else table.decks
         if count > limit:
             found.append(
-                Violation("too_many_copies", {"count": count, "limit": limit}, card=str(card))
+                Violation(
+                    "too_many_copies", {"count": times(count), "limit": limit}, card=str(card)
+                )
             )
     return found
 
@@ -367,7 +365,7 @@ def _timing(ruleset: Ruleset, spec: RoundSpec, contract_down: ContractDown) -> l
         return [
             Violation(
                 "contract_not_down",
-                {"detail": "lay-offs need one's own contract on the table first"},
+                {"detail": Phrase(N_("lay-offs need one's own contract on the table first"))},
             )
         ]
     if contract_down == "this_turn" and ruleset.layoff_timing == "next_turn":
@@ -450,7 +448,12 @@ def _add_to_run(
         return (*table_meld.cards, *cards), [
             Violation(
                 "run_not_consecutive",
-                {"detail": f"nothing fills {', '.join(missing)} next to {table_meld.span_text()}"},
+                {
+                    "detail": Phrase(
+                        N_("nothing fills {missing} next to {meld}"),
+                        {"missing": ", ".join(missing), "meld": table_meld.span_text()},
+                    )
+                },
             )
         ]
     # Spare wild cards go to the named end; unnamed, to the high end unless that is an ace
@@ -476,11 +479,15 @@ def _add_to_run(
         or new_high > highest
         or any(rank_of(v) in dead for v in range(new_low, new_high + 1))
     ):
-        where = f"the {side} end of" if spare > 0 else "either end of"
+        if spare <= 0:
+            where = N_("no room at either end of {meld}")
+        else:
+            where = N_("no room at the high end of {meld}") if side == "high" else None
+            where = where or N_("no room at the low end of {meld}")
         return (*table_meld.cards, *cards), [
             Violation(
                 "run_wraps_around" if wraps else "run_out_of_range",
-                {"detail": f"no room at {where} {table_meld.span_text()}"},
+                {"detail": Phrase(where, {"meld": table_meld.span_text()})},
             )
         ]
     spare_wilds = iter(wilds)
@@ -522,8 +529,10 @@ def _place_naturals(
                 Violation(
                     "run_not_consecutive",
                     {
-                        "detail": f"{card} has no free place at either end of"
-                        f" {table_meld.span_text()}"
+                        "detail": Phrase(
+                            N_("{card} has no free place at either end of {meld}"),
+                            {"card": str(card), "meld": table_meld.span_text()},
+                        )
                     },
                     card=str(card),
                 )
@@ -638,17 +647,26 @@ def _swap_limits(
     violations: list[Violation] = []
     if table_meld.type == "set" and not ruleset.swap_from_sets:
         violations.append(
-            Violation("joker_locked", {"detail": "a joker in a set is locked"}, card=str(taken))
+            Violation(
+                "joker_locked", {"detail": Phrase(N_("a joker in a set is locked"))}, card=str(taken)
+            )
         )
     if table_meld.type == "run" and not ruleset.swap_from_runs:
         violations.append(
-            Violation("joker_locked", {"detail": "a joker in a run is locked"}, card=str(taken))
+            Violation(
+                "joker_locked", {"detail": Phrase(N_("a joker in a run is locked"))}, card=str(taken)
+            )
         )
     if ruleset.swap_jokers_only and not taken.is_joker:
         violations.append(
             Violation(
                 "joker_locked",
-                {"detail": f"only jokers may be taken; {taken} stays where it lies"},
+                {
+                    "detail": Phrase(
+                        N_("only jokers may be taken; {card} stays where it lies"),
+                        {"card": str(taken)},
+                    )
+                },
                 card=str(taken),
             )
         )
@@ -657,8 +675,12 @@ def _swap_limits(
             Violation(
                 "contract_not_down",
                 {
-                    "detail": "a joker may be swapped only once one's contract was laid on an"
-                    " earlier turn"
+                    "detail": Phrase(
+                        N_(
+                            "a joker may be swapped only once one's contract was laid on an"
+                            " earlier turn"
+                        )
+                    )
                 },
             )
         )

@@ -481,9 +481,10 @@ def _add_to_run(
     ):
         if spare <= 0:
             where = N_("no room at either end of {meld}")
+        elif side == "high":
+            where = N_("no room at the high end of {meld}")
         else:
-            where = N_("no room at the high end of {meld}") if side == "high" else None
-            where = where or N_("no room at the low end of {meld}")
+            where = N_("no room at the low end of {meld}")
         return (*table_meld.cards, *cards), [
             Violation(
                 "run_wraps_around" if wraps else "run_out_of_range",
@@ -648,13 +649,17 @@ def _swap_limits(
     if table_meld.type == "set" and not ruleset.swap_from_sets:
         violations.append(
             Violation(
-                "joker_locked", {"detail": Phrase(N_("a joker in a set is locked"))}, card=str(taken)
+                "joker_locked",
+                {"detail": Phrase(N_("a joker in a set is locked"))},
+                card=str(taken),
             )
         )
     if table_meld.type == "run" and not ruleset.swap_from_runs:
         violations.append(
             Violation(
-                "joker_locked", {"detail": Phrase(N_("a joker in a run is locked"))}, card=str(taken)
+                "joker_locked",
+                {"detail": Phrase(N_("a joker in a run is locked"))},
+                card=str(taken),
             )
         )
     if ruleset.swap_jokers_only and not taken.is_joker:

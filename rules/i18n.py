@@ -41,6 +41,11 @@ def N_(text: str) -> str:
     return text
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 (gettext's convention)
+    """Mark a text whose form a number chooses (``"{count} set"``, ``"{count} sets"``)."""
+    return singular, plural
+
+
 @dataclass(frozen=True, slots=True)
 class Phrase:
     """A part of a message with words of its own, translated as a whole and then filled in.
@@ -53,6 +58,11 @@ class Phrase:
     params: Mapping[str, Any] = field(default_factory=dict)
     plural: str | None = None
     count: str = "count"
+
+    @staticmethod
+    def counted(forms: tuple[str, str], params: Mapping[str, Any], count: str = "count") -> Phrase:
+        """A phrase whose form the number ``params[count]`` chooses, from :func:`Nn_`."""
+        return Phrase(forms[0], params, plural=forms[1], count=count)
 
     def __str__(self) -> str:
         return current().phrase(self)
@@ -138,4 +148,14 @@ def use(language: Language) -> Callable[[], None]:
     return lambda: _CURRENT.reset(token)
 
 
-__all__ = ["ENGLISH", "Language", "N_", "Phrase", "Translations", "current", "speaking", "use"]
+__all__ = [
+    "ENGLISH",
+    "Language",
+    "N_",
+    "Nn_",
+    "Phrase",
+    "Translations",
+    "current",
+    "speaking",
+    "use",
+]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from rules.cards import Card, Rank, Suit
-from rules.i18n import N_, Phrase
+from rules.i18n import N_, Nn_, Phrase
 from rules.ruleset import MeldType, Ruleset
 from rules.violations import Violation
 
@@ -189,23 +189,29 @@ def _wild_limit_reason(
     values = {"needed": needed, "naturals": naturals, "wilds": wilds}
     if naturals < needed:
         if meld_type == "set":
-            return Phrase(
-                N_("a set needs at least {needed} natural card; this one has {naturals}"),
+            return Phrase.counted(
+                Nn_(
+                    "a set needs at least {needed} natural card; this one has {naturals}",
+                    "a set needs at least {needed} natural cards; this one has {naturals}",
+                ),
                 values,
-                plural=N_("a set needs at least {needed} natural cards; this one has {naturals}"),
                 count="needed",
             )
-        return Phrase(
-            N_("a run needs at least {needed} natural card; this one has {naturals}"),
+        return Phrase.counted(
+            Nn_(
+                "a run needs at least {needed} natural card; this one has {naturals}",
+                "a run needs at least {needed} natural cards; this one has {naturals}",
+            ),
             values,
-            plural=N_("a run needs at least {needed} natural cards; this one has {naturals}"),
             count="needed",
         )
     if ruleset.wilds_at_most_naturals and wilds > naturals:
-        return Phrase(
-            N_("{wilds} wild cards outnumber {naturals} natural card"),
+        return Phrase.counted(
+            Nn_(
+                "{wilds} wild cards outnumber {naturals} natural card",
+                "{wilds} wild cards outnumber {naturals} natural cards",
+            ),
             values,
-            plural=N_("{wilds} wild cards outnumber {naturals} natural cards"),
             count="naturals",
         )
     return None
@@ -344,16 +350,14 @@ def _run_wild_limits(
         first, last = naturals[0][0], naturals[-1][0]
         outside = len([i for i in wild_at if i < first or i > last])
         if outside > ruleset.wilds_outside_span:
-            return Phrase(
-                N_(
+            return Phrase.counted(
+                Nn_(
                     "{outside} wild card lies outside the naturals; at most {most} may,"
-                    " where the naturals cannot fix their place"
+                    " where the naturals cannot fix their place",
+                    "{outside} wild cards lie outside the naturals; at most {most} may,"
+                    " where the naturals cannot fix their place",
                 ),
                 {"outside": outside, "most": ruleset.wilds_outside_span},
-                plural=N_(
-                    "{outside} wild cards lie outside the naturals; at most {most} may,"
-                    " where the naturals cannot fix their place"
-                ),
                 count="outside",
             )
     per = ruleset.run_wilds_per_cards
@@ -383,7 +387,11 @@ def _why_not_a_run(
             only = N_("the ace ranks only high here: {cards}") if ruleset.ace_high else None
             return Violation(
                 "run_out_of_range",
-                {"detail": Phrase(only or N_("the ace ranks only low here: {cards}"), {"cards": text})},
+                {
+                    "detail": Phrase(
+                        only or N_("the ace ranks only low here: {cards}"), {"cards": text}
+                    )
+                },
             )
         dead_here = sorted({rank_of(v) for v in range(lo, hi + 1)} & dead)
         if dead_here:

@@ -37,7 +37,7 @@ from rules.choices import (
 )
 from rules.choices import Obligation as FreedJoker
 from rules.errors import RoundError, RulesError, RulesetError
-from rules.i18n import ENGLISH, N_, Phrase, current
+from rules.i18n import ENGLISH, N_, Nn_, Phrase, current
 from rules.parameters import (
     MOST_CARDS_DEALT,
     MOST_ROUNDS,
@@ -77,10 +77,10 @@ _CONTRACT_PART = re.compile(
 
 #: One part of a contract in words, by meld type and whether it has the usual size.
 _CONTRACT_PARTS: dict[tuple[str, bool], tuple[str, str]] = {
-    ("set", True): (N_("{count} set"), N_("{count} sets")),
-    ("set", False): (N_("{count} set of {size}"), N_("{count} sets of {size}")),
-    ("run", True): (N_("{count} run"), N_("{count} runs")),
-    ("run", False): (N_("{count} run of {size}"), N_("{count} runs of {size}")),
+    ("set", True): Nn_("{count} set", "{count} sets"),
+    ("set", False): Nn_("{count} set of {size}", "{count} sets of {size}"),
+    ("run", True): Nn_("{count} run", "{count} runs"),
+    ("run", False): Nn_("{count} run of {size}", "{count} runs of {size}"),
 }
 
 
@@ -166,8 +166,8 @@ class Contract:
             for spec in self.specs(cast(MeldType, meld_type)):
                 sizes[spec.min] = sizes.get(spec.min, 0) + 1
             for size, count in sizes.items():
-                singular, plural = _CONTRACT_PARTS[meld_type, size == default]
-                parts.append(Phrase(singular, {"count": count, "size": size}, plural=plural))
+                forms = _CONTRACT_PARTS[meld_type, size == default]
+                parts.append(Phrase.counted(forms, {"count": count, "size": size}))
         if not parts:
             return Phrase(N_("no melds"))
         words = parts[0]

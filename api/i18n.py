@@ -1,0 +1,140 @@
+"""The reader's language: chosen once per request, and said on every answer.
+
+The catalogs (``api/translations/<lang>/LC_MESSAGES/messages.po``, compiled to ``.mo`` and
+checked in) hold every text of the engine (:mod:`rules.i18n`), of the errors and of the pages.
+They are read once, at import: each language is a :class:`rules.i18n.Language` per family of
+rulesets (the German Progressive sheet has words of its own), whose look-ups are kept.
+
+A request's language is the ``lang`` query parameter if it names one of ours, else the best
+of ``Accept-Language`` by quality value (a page also reads the ``lang`` cookie its language
+switch sets, before the header); English when nothing matches. ``no`` and ``nn`` read Bokmål,
+a region (``de-AT``, ``nl-BE``) its language. The choice is kept by the header's text, so a
+request pays one dictionary look-up for it. Every answer says the language in
+``Content-Language`` and varies on ``Accept-Language``.
+"""
+
+from __future__ import annotations
+
+import gettext
+from pathlib import Path
+from typing import Any
+
+from babel.support import Translations
+from flask import Flask, Response, g, has_request_context, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from rules import PRESETS
+from rules import i18n as words
+from rules.i18n import Language
+
+#: Where the catalogs are, one directory per language.
+CATALOGS = Path(__file__).parent / "translations"
+#: The languages the referee speaks, English first (what a reader gets when nothing matches).
+LANGUAGES = ("en", "de", "nl", "it", "nb")
+#: Tags read as another of ours: Norwegian and Nynorsk readers get Bokmål.
+ALIASES = {"no": "nb", "nn": "nb"}
+#: The name of each language in itself, for the pages' language switch.
+NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands", "it": "Italiano", "nb": "Norsk"}
+#: The cookie the pages' language switch sets.
+COOKIE = "lang"
+#: How many ``Accept-Language`` texts the choice is kept for (browsers send a handful).
+KEPT_CHOICES = 512
+
+_ACCEPTED = [*LANGUAGES, *ALIASES]
+
+
+def _catalog(code: str) -> gettext.NullTranslations:
+    if code == "en":
+        return gettext.NullTranslations()
+    return Translations.load(str(CATALOGS), [code], domain="messages")
+
+
+_TRANSLATIONS = {code: _catalog(code) for code in LANGUAGES}
+#: Each language, for texts of no family and for each family of the presets.
+_LANGUAGES: dict[tuple[str, str | None], Language] = {
+    (code, family): Language(code, _TRANSLATIONS[code], family)
+    for code in LANGUAGES
+    for family in (None, *sorted({ruleset.family for ruleset in PRESETS.values()}))
+}
+_CHOSEN: dict[tuple[str, str, str], str] = {}
+
+
+def language(code: str, family: str | None = None) -> Language:
+    """The language ``code`` (one of :data:`LANGUAGES`), with the words of ``family``."""
+    return _LANGUAGES.get((code, family)) or _LANGUAGES[code, None]
+
+
+def ours(tag: str | None) -> str | None:
+    """The language of ours a tag names (``de-AT`` → ``de``, ``nn`` → ``nb``), if any."""
+    if not tag:
+        return None
+    primary = tag.strip().lower().replace("_", "-").split("-")[0]
+    primary = ALIASES.get(primary, primary)
+    return primary if primary in LANGUAGES else None
+
+
+def choose(accept: str, wanted: str = "", cookie: str = "") -> str:
+    """The language for a ``lang`` parameter, a cookie and an ``Accept-Language`` header."""
+    key = (accept, wanted, cookie)
+    chosen = _CHOSEN.get(key)
+    if chosen is None:
+        chosen = ours(wanted) or ours(cookie)
+        if chosen is None:
+            best = parse_accept_header(accept, LanguageAccept).best_match(_ACCEPTED)
+            chosen = ours(best) or LANGUAGES[0]
+        if len(_CHOSEN) >= KEPT_CHOICES:
+            _CHOSEN.clear()
+        _CHOSEN[key] = chosen
+    return chosen
+
+
+def current_code() -> str:
+    """The language of this request (English outside of one)."""
+    return words.current().code
+
+
+def for_family(family: str) -> None:
+    """Write this request's texts with the words of ``family`` (its ruleset is known now)."""
+    now = words.current()
+    if now.family != family and has_request_context() and "language_reset" in g:
+        _forget_family()
+        g.language_reset_family = words.use(language(now.code, family))
+
+
+def _forget_family() -> None:
+    reset = g.pop("language_reset_family", None)
+    if reset is not None:
+        reset()
+
+
+def _choose_language() -> None:
+    cookie = request.cookies.get(COOKIE, "") if request.blueprint == "pages" else ""
+    wanted = request.args.get("lang", "") if request.query_string else ""
+    code = choose(request.headers.get("Accept-Language", ""), wanted, cookie)
+    g.language_reset = words.use(language(code))
+
+
+def _say_language(response: Response) -> Response:
+    response.headers["Content-Language"] = current_code()
+    response.vary.add("Accept-Language")
+    if request.blueprint == "pages":
+        response.vary.add("Cookie")
+    return response
+
+
+def _forget_language(_error: Any = None) -> None:
+    _forget_family()
+    reset = g.pop("language_reset", None)
+    if reset is not None:
+        reset()
+
+
+def init_app(app: Flask) -> None:
+    """Choose each request's language first, and say it on every answer."""
+    app.before_request_funcs.setdefault(None, []).insert(0, _choose_language)
+    app.after_request(_say_language)
+    app.teardown_request(_forget_language)
+
+
+__all__ = ["LANGUAGES", "NAMES", "choose", "current_code", "for_family", "init_app", "language"]

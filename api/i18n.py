@@ -15,7 +15,9 @@ request pays one dictionary look-up for it. Every answer says the language in
 
 from __future__ import annotations
 
+import functools
 import gettext
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +42,6 @@ NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands", "it": "Italiano",
 COOKIE = "lang"
 #: How many ``Accept-Language`` texts the choice is kept for (browsers send a handful).
 KEPT_CHOICES = 512
-
-_ACCEPTED = [*LANGUAGES, *ALIASES]
 
 
 def _catalog(code: str) -> gettext.NullTranslations:
@@ -79,14 +79,67 @@ def choose(accept: str, wanted: str = "", cookie: str = "") -> str:
     key = (accept, wanted, cookie)
     chosen = _CHOSEN.get(key)
     if chosen is None:
-        chosen = ours(wanted) or ours(cookie)
-        if chosen is None:
-            best = parse_accept_header(accept, LanguageAccept).best_match(_ACCEPTED)
-            chosen = ours(best) or LANGUAGES[0]
+        chosen = ours(wanted) or ours(cookie) or _best(accept)
         if len(_CHOSEN) >= KEPT_CHOICES:
             _CHOSEN.clear()
         _CHOSEN[key] = chosen
     return chosen
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)(![rs])?\}")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """What ``template`` filled in looks like: each ``{name}`` (or ``{name!r}``) a group."""
+    parts, last, names = [], 0, set()
+    for match in _PLACEHOLDER.finditer(template):
+        parts.append(re.escape(template[last : match.start()]))
+        name = match[1]
+        parts.append(f"(?P={name})" if name in names else f"(?P<{name}>.+?)")
+        names.add(name)
+        last = match.end()
+    parts.append(re.escape(template[last:]))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+@functools.cache
+def _templates(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Every message id of ``code``'s catalog with placeholders: how it looks filled in, and
+    its translation (values are put in as they were written, so ``!r`` is dropped)."""
+    catalog = getattr(_TRANSLATIONS[code], "_catalog", {})
+    found = []
+    for msgid, msgstr in catalog.items():
+        if isinstance(msgid, str) and "{" in msgid and "\x04" not in msgid and msgstr:
+            found.append((_pattern(msgid), _PLACEHOLDER.sub(r"{\1}", msgstr)))
+    # The longest template first: "not a card: {text!r}" before "{detail}".
+    found.sort(key=lambda item: -len(item[0].pattern))
+    return tuple(found)
+
+
+def translated(message: str) -> str:
+    """A message written in English (marshmallow's, the engine's) in this request's language:
+    by its own catalog entry, or by the template it was filled in from."""
+    now = words.current()
+    if now.code == "en":
+        return message
+    found = now.text(message)
+    if found != message:
+        return found
+    for pattern, translation in _templates(now.code):
+        match = pattern.fullmatch(message)
+        if match is not None:
+            return translation.format_map(match.groupdict())
+    return message
+
+
+def _best(accept: str) -> str:
+    """The first language of ours in ``Accept-Language``, by quality (werkzeug orders them,
+    and leaves out what has ``q=0``); a region reads its language, ``*`` English."""
+    for tag, quality in parse_accept_header(accept, LanguageAccept):
+        code = LANGUAGES[0] if tag == "*" else ours(tag)
+        if code is not None and quality > 0:
+            return code
+    return LANGUAGES[0]
 
 
 def current_code() -> str:
@@ -137,4 +190,13 @@ def init_app(app: Flask) -> None:
     app.teardown_request(_forget_language)
 
 
-__all__ = ["LANGUAGES", "NAMES", "choose", "current_code", "for_family", "init_app", "language"]
+__all__ = [
+    "LANGUAGES",
+    "NAMES",
+    "choose",
+    "current_code",
+    "for_family",
+    "init_app",
+    "language",
+    "translated",
+]

@@ -18,10 +18,10 @@ import marshmallow as ma
 from flask import Response, current_app, request, url_for
 from marshmallow import fields, validate
 
+from api import i18n
 from api.errors import Problem, version_etag
 from api.extensions import database
 from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
-from api import i18n
 from api.fields import CardField, StrictBoolean, integer
 from api.parsing import Blueprint
 from api.schemas import ContractSchema, ruleset_field

@@ -9,6 +9,7 @@ from werkzeug.exceptions import NotFound
 from rules import PRESETS, Ruleset
 from rules import i18n as words
 
+from . import i18n
 from .parsing import Blueprint
 from .schemas.rulesets import RulesetDetailSchema, RulesetListSchema
 
@@ -50,6 +51,7 @@ def get_ruleset(ruleset_id: str) -> dict[str, Any]:
     ruleset = PRESETS.get(ruleset_id)
     if ruleset is None:
         raise NotFound(f"no ruleset {ruleset_id!r}; the presets are: {', '.join(PRESETS)}")
+    i18n.for_family(ruleset.family)  # its contracts in the words of its family's sheet
     return _shown(ruleset)
 
 

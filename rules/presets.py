@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules.cards import Rank
-from rules.i18n import N_
 from rules.errors import RulesetError
+from rules.i18n import N_
 from rules.ruleset import FACE_TENS, PIP_VALUE, Contract, RoundSpec, Ruleset, TableSize
 
 

@@ -147,12 +147,36 @@ def current_code() -> str:
     return words.current().code
 
 
+def _own_words(code: str) -> frozenset[str]:
+    """The families whose words differ from the plain ones in ``code``'s catalog."""
+    catalog: dict[Any, str] = getattr(_TRANSLATIONS[code], "_catalog", {})
+    families = set()
+    for key, text in catalog.items():
+        message = key[0] if isinstance(key, tuple) else key
+        if isinstance(message, str) and "\x04" in message:
+            family, plain = message.split("\x04", 1)
+            plain_key = (plain, key[1]) if isinstance(key, tuple) else plain
+            if catalog.get(plain_key) != text:
+                families.add(family)
+    return frozenset(families)
+
+
+#: By language, the families that have words of their own in it (German: ``progressive``).
+_OWN_WORDS = {code: _own_words(code) for code in LANGUAGES}
+
+
 def for_family(family: str) -> None:
-    """Write this request's texts with the words of ``family`` (its ruleset is known now)."""
+    """Write this request's texts with the words of ``family`` (its ruleset is known now).
+
+    Only a family with words of its own in the request's language changes anything, so the
+    other requests pay one set look-up.
+    """
     now = words.current()
-    if now.family != family and has_request_context() and "language_reset" in g:
+    wanted = family if family in _OWN_WORDS[now.code] else None
+    if wanted != now.family and has_request_context() and "language_reset" in g:
         _forget_family()
-        g.language_reset_family = words.use(language(now.code, family))
+        if wanted is not None:
+            g.language_reset_family = words.use(language(now.code, wanted))
 
 
 def _forget_family() -> None:

@@ -46,7 +46,7 @@ from marshmallow.types import StrSequenceOrSet, UnknownOption
 from rules import DECK, JOKER, PRESETS, Card
 from rules.cards import SPELLINGS
 
-from .. import parsing
+from .. import i18n, parsing
 from ..fields import CardField, RulesetField, StrictBoolean, card_of, spelt_as_a_card
 
 #: A str as a JSON string, escaped as Flask's provider escapes it (the same C function).
@@ -119,7 +119,9 @@ def _card(value: Any) -> Any:
 
 def _preset(value: Any) -> Any:
     if value.__class__ is str and value in PRESETS:
-        return PRESETS[value]
+        ruleset = PRESETS[value]
+        i18n.for_family(ruleset.family)  # as RulesetField.resolve does
+        return ruleset
     raise GiveUp  # a house ruleset, or no ruleset: marshmallow's
 
 

@@ -30,6 +30,8 @@ from rules import PRESETS
 from rules import i18n as words
 from rules.i18n import Language
 
+from . import messages
+
 #: Where the catalogs are, one directory per language.
 CATALOGS = Path(__file__).parent / "translations"
 #: The languages the referee speaks, English first (what a reader gets when nothing matches).
@@ -58,6 +60,10 @@ _LANGUAGES: dict[tuple[str, str | None], Language] = {
     for family in (None, *sorted({ruleset.family for ruleset in PRESETS.values()}))
 }
 _CHOSEN: dict[tuple[str, str, str], str] = {}
+
+
+def language_of(code: str) -> Language:
+    return _LANGUAGES[code, None]
 
 
 def language(code: str, family: str | None = None) -> Language:
@@ -104,13 +110,13 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 @functools.cache
 def _templates(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """Every message id of ``code``'s catalog with placeholders: how it looks filled in, and
-    its translation (values are put in as they were written, so ``!r`` is dropped)."""
-    catalog = getattr(_TRANSLATIONS[code], "_catalog", {})
+    """The templates of errors written in English (:mod:`api.messages`): how each looks
+    filled in, and its translation (values go in as they were written, so ``!r`` is dropped)."""
+    language = language_of(code)
     found = []
-    for msgid, msgstr in catalog.items():
-        if isinstance(msgid, str) and "{" in msgid and "\x04" not in msgid and msgstr:
-            found.append((_pattern(msgid), _PLACEHOLDER.sub(r"{\1}", msgstr)))
+    for template in messages.TEMPLATES:
+        if "{" in template and language.text(template) != template:
+            found.append((_pattern(template), _PLACEHOLDER.sub(r"{\1}", language.text(template))))
     # The longest template first: "not a card: {text!r}" before "{detail}".
     found.sort(key=lambda item: -len(item[0].pattern))
     return tuple(found)

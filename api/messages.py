@@ -95,6 +95,7 @@ API = (
     N_("Idempotency-Key must be 1 to 255 characters"),
     N_("1 to 255 characters"),
     # Storage's refusals.
+    N_("invalid input: {message}"),
     N_("no match sheet {id!r}"),
     N_("{ruleset!r} has rounds 1 to {count}, not {number}"),
     N_("changing a sheet needs its edit token: Authorization: Bearer <edit_token>"),
@@ -109,6 +110,7 @@ API = (
 )
 
 #: The engine's refusals of a question (rules.errors), the ones a table meets.
+#: (TEMPLATES, below, are all of them: what api.i18n.translated recognises.)
 ENGINE = (
     N_("not a card: {text!r}"),
     N_("not a rank: {text!r}"),
@@ -127,3 +129,6 @@ ENGINE = (
     N_("seat {seat} cannot have used {used} buys"),
     N_("seat {seat} is on turn: taking the discard is its draw, not a buy"),
 )
+
+#: Every template an English error text is recognised by.
+TEMPLATES = (*TITLES.values(), *HTTP_DETAILS, *MARSHMALLOW, *API, *ENGINE)

@@ -646,22 +646,13 @@ def _swap_limits(
     """Why a ruleset that has joker swaps forbids this one: where the wild card lies, what it
     is, and whether the swapper's contract is down."""
     violations: list[Violation] = []
+    locked = None
     if table_meld.type == "set" and not ruleset.swap_from_sets:
-        violations.append(
-            Violation(
-                "joker_locked",
-                {"detail": Phrase(N_("a joker in a set is locked"))},
-                card=str(taken),
-            )
-        )
+        locked = N_("a joker in a set is locked")
     if table_meld.type == "run" and not ruleset.swap_from_runs:
-        violations.append(
-            Violation(
-                "joker_locked",
-                {"detail": Phrase(N_("a joker in a run is locked"))},
-                card=str(taken),
-            )
-        )
+        locked = N_("a joker in a run is locked")
+    if locked is not None:
+        violations.append(Violation("joker_locked", {"detail": Phrase(locked)}, card=str(taken)))
     if ruleset.swap_jokers_only and not taken.is_joker:
         violations.append(
             Violation(

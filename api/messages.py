@@ -128,6 +128,23 @@ ENGINE = (
     N_("seat {seat} is not at a table of {seats}"),
     N_("seat {seat} cannot have used {used} buys"),
     N_("seat {seat} is on turn: taking the discard is its draw, not a buy"),
+    N_("the meld holds {count} wild cards (at {at}); say which with 'joker'"),
+    N_("contract_down must be one of {choices}, not {value!r}"),
+    N_("the hand holds {count} of {card}, but only {limit} are in play"),
+    N_("a table has at least one player, not {players}"),
+    N_("not a card: rank {rank!r}, suit {suit!r}"),
+    N_("a card needs both a rank and a suit, or neither: rank {rank!r}, suit {suit!r}"),
+    N_("not a contract: {text!r} (write it like '1 set + 2 runs' or '1 run of 7')"),
+    N_("not a contract: {text!r} (counts 1-6, sizes 1-13)"),
+    N_("not a ruleset: {spec!r}"),
+    N_("options must be an object of parameter values"),
+    N_("options must be an object of parameter values, not {options!r}"),
+    N_("{name} must be a list of ranks like ['2'], not {value!r}"),
+    N_("points must map ranks (and 'JK') to points, not {value!r}"),
+    N_("each table needs exactly max_players, decks and jokers"),
+    N_("rounds must be a list of 1 to {most} rounds"),
+    N_("round {number} needs a contract and a hand_size"),
+    N_("round {number}: a contract is at most {most}"),
 )
 
 #: Every template an English error text is recognised by.

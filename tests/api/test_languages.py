@@ -15,6 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api import i18n
+from rules import i18n as words
 
 SHORT_SET = {
     "ruleset": "liverpool",
@@ -294,3 +295,32 @@ def test_codes_cards_keys_and_verdicts_never_change_with_the_language(
         assert _without_messages(answer.get_json()) == _without_messages(english.get_json())
         messages.add(repr(answer.get_json()))
     assert len(messages) == len(i18n.LANGUAGES)  # and the words did change
+
+
+@pytest.mark.parametrize(
+    ("english", "german"),
+    [
+        ("Must be one of: set, run.", "Muss eines von diesen sein: set, run."),
+        (
+            "Must be greater than or equal to 1 and less than or equal to 20.",
+            "Muss mindestens 1 und höchstens 20 sein.",
+        ),
+        (
+            "not a contract: '9 sets' (counts 1-6, sizes 1-13)",
+            "kein Kontrakt: '9 sets' (Anzahlen 1-6, Größen 1-13)",
+        ),
+        (
+            "unknown ruleset 'rummikub'; the presets are: liverpool, may-i",
+            "unbekanntes Regelwerk 'rummikub'; die Voreinstellungen sind: liverpool, may-i",
+        ),
+        (
+            "buy_limit must be a whole number from 1 to 20, not 0",
+            "buy_limit muss eine ganze Zahl von 1 bis 20 sein, nicht 0",
+        ),
+        # No template: left as it is, never half-matched by a page's text like "{rank}.".
+        ("A conflict happened.", "A conflict happened."),
+    ],
+)
+def test_an_english_error_is_recognised_by_its_template(english: str, german: str) -> None:
+    with words.speaking(i18n.language("de")):
+        assert i18n.translated(english) == german

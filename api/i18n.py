@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from babel.support import Translations
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, has_request_context, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -179,38 +179,33 @@ def for_family(family: str) -> None:
     """
     now = words.current()
     wanted = family if family in _OWN_WORDS[now.code] else None
-    if wanted != now.family and has_request_context() and "language_reset" in g:
-        _forget_family()
-        if wanted is not None:
-            g.language_reset_family = words.use(language(now.code, wanted))
-
-
-def _forget_family() -> None:
-    reset = g.pop("language_reset_family", None)
-    if reset is not None:
-        reset()
+    if wanted != now.family and has_request_context():
+        words.use(language(now.code, wanted))
 
 
 def _choose_language() -> None:
-    cookie = request.cookies.get(COOKIE, "") if request.blueprint == "pages" else ""
-    wanted = request.args.get("lang", "") if request.query_string else ""
-    code = choose(request.headers.get("Accept-Language", ""), wanted, cookie)
-    g.language_reset = words.use(language(code))
+    # Read from the WSGI environment: a request pays a few dictionary look-ups for this.
+    environ = request.environ
+    cookie = ""
+    if COOKIE in environ.get("HTTP_COOKIE", "") and request.blueprint == "pages":
+        cookie = request.cookies.get(COOKIE, "")
+    wanted = request.args.get("lang", "") if environ.get("QUERY_STRING") else ""
+    words.use(language(choose(environ.get("HTTP_ACCEPT_LANGUAGE", ""), wanted, cookie)))
 
 
 def _say_language(response: Response) -> Response:
-    response.headers["Content-Language"] = current_code()
-    response.vary.add("Accept-Language")
-    if request.blueprint == "pages":
-        response.vary.add("Cookie")
+    headers = response.headers
+    headers["Content-Language"] = words.current().code
+    vary = headers.get("Vary")
+    if not vary:
+        headers["Vary"] = "Accept-Language"
+    else:
+        response.vary.add("Accept-Language")
     return response
 
 
 def _forget_language(_error: Any = None) -> None:
-    _forget_family()
-    reset = g.pop("language_reset", None)
-    if reset is not None:
-        reset()
+    words.use(words.ENGLISH)  # outside of a request, the engine writes English
 
 
 def init_app(app: Flask) -> None:

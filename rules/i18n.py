@@ -142,10 +142,10 @@ def speaking(language: Language) -> Iterator[Language]:
         _CURRENT.reset(token)
 
 
-def use(language: Language) -> Callable[[], None]:
-    """Write every text in ``language`` from now on; call what it returns to stop."""
-    token = _CURRENT.set(language)
-    return lambda: _CURRENT.reset(token)
+def use(language: Language) -> None:
+    """Write every text in ``language`` from now on (until the next :func:`use`): for a caller
+    that chooses the language at the start of each piece of work, like a web request."""
+    _CURRENT.set(language)
 
 
 __all__ = [

@@ -77,6 +77,7 @@ def contract_text(contract: Contract, family: str) -> str:
 def keep_language(response: Response) -> Response:
     """A page asked for in a language (``?lang=``, the language switch) stays in it: the
     choice is kept in a cookie the later pages read (:func:`api.i18n.choose`)."""
+    response.vary.add("Cookie")  # the language switch's cookie chooses the page's language
     wanted = i18n.ours(request.args.get("lang"))
     if wanted is not None and wanted == language():
         response.set_cookie(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import i18n as words
+from rules.i18n import N_
 
 
 def gettext(text: str, **values: Any) -> str:
@@ -30,10 +31,10 @@ _ = gettext
 
 #: How each family of presets is called on the pages (a house family shows its id).
 FAMILIES = {
-    "liverpool": "Liverpool",
-    "contract-rummy": "Contract Rummy",
-    "progressive": "Progressive Rummy",
-    "may-i": "May I?",
+    "liverpool": N_("Liverpool"),
+    "contract-rummy": N_("Contract Rummy"),
+    "progressive": N_("Progressive Rummy"),
+    "may-i": N_("May I?"),
 }
 
 

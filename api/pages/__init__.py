@@ -161,7 +161,13 @@ def sheet(match_id: str) -> Response:
     """
     if qr.SHEET_ID.match(match_id) is None:
         return page("not_found.html", status=404)
-    return page("sheet.html", matches=MATCHES, ranks=rank_names(), suits=suit_names())
+    return page(
+        "sheet.html",
+        matches=MATCHES,
+        ranks=rank_names(),
+        suits=suit_names(),
+        ruleset_names={id: words.current().text(preset.name) for id, preset in PRESETS.items()},
+    )
 
 
 @blp.get("/m/<match_id>/qr.svg")

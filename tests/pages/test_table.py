@@ -397,7 +397,7 @@ def test_a_round_the_stock_ended_and_a_cut_bonus(phones: Any, server: str) -> No
 def test_a_round_played_in_german(phones: Any, server: str, output: Path) -> None:
     """The language switch: the page, its script's texts and the API's messages in German,
     kept for the next page; the page as accessible as in English."""
-    body = {"ruleset": "liverpool", "players": ["Ann", "Bob", "Cleo"]}
+    body = {"ruleset": "liverpool-no-buy", "players": ["Ann", "Bob", "Cleo"]}
     request = urllib.request.Request(
         f"{server}/v1/matches",
         data=json.dumps(body).encode(),
@@ -410,11 +410,13 @@ def test_a_round_played_in_german(phones: Any, server: str, output: Path) -> Non
     page.goto(f"{server}/m/{sheet['id']}#edit={sheet['edit_token']}")
     page.wait_for_selector("#entry:not([hidden])")
     assert page.get_attribute("html", "lang") == "en"
+    assert page.inner_text("#sheet-title") == "Liverpool Rummy, no buying"
     with page.expect_navigation(url=re.compile(r"\?lang=de")):
         page.click("a[data-lang=de]")
     page.wait_for_selector("#entry:not([hidden])")
     assert page.get_attribute("html", "lang") == "de"
     assert page.get_attribute("a[data-lang=de]", "aria-current") == "true"
+    assert page.inner_text("#sheet-title") == "Liverpool Rummy, ohne Kaufen"
     assert page.inner_text("#briefing-title") == "Runde 1 von 7: 2 Bücher"
     briefing = page.inner_text("#briefing-lines")
     assert "Jedem Spieler 10 Karten austeilen." in briefing
@@ -425,7 +427,7 @@ def test_a_round_played_in_german(phones: Any, server: str, output: Path) -> Non
     page.click("#save-round")
     error = page.wait_for_selector("#error-results-2:not([hidden])")
     assert error.inner_text() == (
-        "Platz 2: keine Hand aus bis zu 16 Karten kostet 3 (Karten kosten 5, 10, 15)"
+        "Platz 2: keine Hand aus bis zu 10 Karten kostet 3 (Karten kosten 5, 10, 15)"
     )
     page.fill("#points-2", "25")
     page.click("#save-round")

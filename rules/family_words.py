@@ -60,5 +60,10 @@ PROGRESSIVE = (
         "progressive",
         "a joker may be swapped only once one's contract was laid on an earlier turn",
     ),
+    NP_(
+        "progressive",
+        "a contract is laid once a round, and this player's is already down"
+        " (contract_down: {contract_down})",
+    ),
     NP_("progressive", "contract"),
 )

@@ -36,6 +36,10 @@ _MESSAGES: dict[str, str] = {
     "no_discard_left": N_(
         "round {round} ends with a discard, so the melds may not use every card in hand"
     ),
+    "contract_already_down": N_(
+        "a contract is laid once a round, and this player's is already down"
+        " (contract_down: {contract_down})"
+    ),
     "contract_not_down": "{detail}",
     "layoff_same_turn": N_("no lay-offs on the turn the contract is laid; wait for the next turn"),
     "joker_locked": "{detail}",

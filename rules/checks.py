@@ -20,7 +20,7 @@ from rules.i18n import N_, Phrase
 from rules.layoffs import add_to_run, add_to_set
 from rules.melds import Meld, plausible_types, read_meld, read_run, read_set, suit_name
 from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset, TableSize
-from rules.violations import Violation, times
+from rules.violations import Violation
 
 #: How each type of meld is read, by how its cards were given: as they lie, or in any order
 #: (a run then laid out by the referee, rules.arrange).
@@ -113,7 +113,7 @@ def check_contract(
                 violations.append(
                     Violation(
                         "cards_not_in_hand",
-                        {"melded": times(count), "held": times(have)},
+                        {"melded": count, "held": have},
                         card=str(card),
                     )
                 )
@@ -334,9 +334,7 @@ def copies_beyond(counts: Mapping[Card, int], table: TableSize) -> list[Violatio
         limit = table.jokers if card.rank is None else table.decks
         if count > limit:
             found.append(
-                Violation(
-                    "too_many_copies", {"count": times(count), "limit": limit}, card=str(card)
-                )
+                Violation("too_many_copies", {"count": count, "limit": limit}, card=str(card))
             )
     return found
 

@@ -16,7 +16,7 @@ from rules.cards import Card
 from rules.checks import copies_beyond
 from rules.errors import MoveError
 from rules.ruleset import RoundSpec, Ruleset
-from rules.violations import Violation, times
+from rules.violations import Violation
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,9 +150,7 @@ def _check_entry(
             problems.append(Violation("buying_not_allowed", {"seat": seat}))
         elif ruleset.buy_limit is not None and buys > ruleset.buy_limit:
             problems.append(
-                Violation(
-                    "too_many_buys", {"seat": seat, "buys": times(buys), "limit": ruleset.buy_limit}
-                )
+                Violation("too_many_buys", {"seat": seat, "buys": buys, "limit": ruleset.buy_limit})
             )
     if entry.bonus:
         if not ruleset.cut_bonus:

@@ -180,6 +180,17 @@ BY_MELD_TYPE: Mapping[tuple[str, str], tuple[str, str | None]] = MappingProxyTyp
 )
 
 
+#: The parameters, by code, that count how often something happens: written as "2 times"
+#: (a phrase of their own), while the violation keeps the number itself.
+TIMES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "cards_not_in_hand": ("melded", "held"),
+        "too_many_copies": ("count",),
+        "too_many_buys": ("buys",),
+    }
+)
+
+
 def times(count: int) -> Phrase:
     """How often something happens, in words ("2 times")."""
     return Phrase.counted(Nn_("{count} time", "{count} times"), {"count": count})
@@ -217,6 +228,8 @@ def render(
     """The message for ``code`` in ``language`` (the current one unless another is given)."""
     language = language or current()
     values = {"card": card, **params}
+    for name in TIMES.get(code, ()):
+        values[name] = times(params[name])
     singular, plural, count = MESSAGES[code], None, None
     if code in PLURALS:
         (singular, plural), count = PLURALS[code]

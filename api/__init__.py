@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors, fastjson, openapi, pages, security
+from . import docs, errors, fastjson, i18n, openapi, pages, security
 from .config import Config
 from .extensions import database, rest_api
 
@@ -33,6 +33,8 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     # Responses keep the order the schemas give their fields (valid, then the reading...).
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
+    # The reader's language first: every answer, an error's too, is written in it.
+    i18n.init_app(app)
     # Extensions.
     rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)

@@ -22,8 +22,12 @@ from flask import Flask, Response, current_app, request
 from flask_smorest import Api  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from api.i18n import translated
+from api.messages import TITLES
 from api.storage import errors as storage
 from rules import RulesError
+from rules import i18n as words
+from rules.i18n import N_, Nn_, Phrase
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -110,9 +114,16 @@ def problem(
     errors: list[dict[str, str]] | None = None,
     headers: Mapping[str, str] | None = None,
     instance: str | None = None,
+    *,
+    in_language: bool = False,
 ) -> Response:
-    """A problem-document response."""
-    body = problem_body(status, HTTPStatus(status).phrase, detail)
+    """A problem-document response, its texts in the reader's language (``in_language``: they
+    are already)."""
+    if not in_language:
+        detail = translated(detail)
+        if errors is not None:
+            errors = [item | {"message": translated(item["message"])} for item in errors]
+    body = problem_body(status, title(status), detail)
     if errors is not None:
         body["errors"] = errors
     if instance is not None:
@@ -146,11 +157,34 @@ def field_errors(messages: Any, path: tuple[str, ...] = ()) -> list[dict[str, st
     return found
 
 
+def title(status: int) -> str:
+    """A status's reason phrase, in the reader's language."""
+    phrase = HTTPStatus(status).phrase
+    language = words.current()
+    return phrase if language.code == "en" else language.text(TITLES.get(status, phrase))
+
+
 def invalid_input(errors: list[dict[str, str]]) -> Response:
+    """A 422 naming every field at fault; its detail names the first and counts the others."""
+    errors = [item | {"message": translated(item["message"])} for item in errors]
     first = errors[0]
-    where = f"{first['field']}: " if first["field"] else ""
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return problem(422, f"invalid input: {where}{first['message']}{more}", errors)
+    language = words.current()
+    if first["field"]:
+        detail = language.fill(
+            language.text(N_("invalid input: {field}: {message}")),
+            {"field": first["field"], "message": first["message"]},
+        )
+    else:
+        detail = language.fill(
+            language.text(N_("invalid input: {message}")), {"message": first["message"]}
+        )
+    if len(errors) > 1:
+        more = Phrase.counted(
+            Nn_("{detail} (and {count} more)", "{detail} (and {count} more)"),
+            {"detail": detail, "count": len(errors) - 1},
+        )
+        detail = language.phrase(more)
+    return problem(422, detail, errors, in_language=True)
 
 
 class ProblemApi(Api):  # type: ignore[misc]

@@ -21,6 +21,8 @@ from marshmallow import fields
 
 from rules import PRESETS, Card, Ruleset, RulesetError, resolve_ruleset
 
+from . import i18n
+
 #: docs/rules.md §2: rank then suit, any case, ``T`` for ten, suit letters or symbols; ``JK``
 #: a joker.
 CARD_PATTERN = r"^(?:(?:[2-9]|10|[AaTtJjQqKk])[SsHhDdCc♠♥♦♣♤♡♢♧]|[Jj][Kk])$"
@@ -138,7 +140,16 @@ class RulesetField(fields.Field[Ruleset]):
         return self.resolve(value)
 
     def resolve(self, value: Any) -> Ruleset:
-        """The ruleset a preset id or a house ruleset's object names."""
+        """The ruleset a preset id or a house ruleset's object names.
+
+        The request's texts are written with the words of the ruleset's family from here on
+        (the German Progressive sheet has words of its own), on the stock and the fast path.
+        """
+        ruleset = self._resolve(value)
+        i18n.for_family(ruleset.family)
+        return ruleset
+
+    def _resolve(self, value: Any) -> Ruleset:
         if isinstance(value, str):
             if value not in PRESETS:
                 raise self.make_error("unknown", input=value, presets=", ".join(PRESETS))

@@ -19,6 +19,7 @@ import marshmallow as ma
 from flask import Response, current_app, request, url_for
 from marshmallow import fields, validate
 
+from api import i18n
 from api.errors import Problem, version_etag
 from api.extensions import database
 from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
@@ -29,6 +30,8 @@ from api.security import SHEET_CACHE_CONTROL
 from api.storage import idempotency, sheets
 from api.storage.scoresheet import ScoreSheet, score_sheet
 from rules import MAX_SEATS
+from rules import i18n as words
+from rules.i18n import N_
 from rules.match import Entry
 
 blp = Blueprint(
@@ -275,6 +278,7 @@ def json_answer(
 
 
 def sheet_answer(score: ScoreSheet) -> Response:
+    i18n.for_family(score.ruleset["family"])  # the contracts in the words of the sheet's family
     return json_answer(SHEET.dump(score), headers={"ETag": version_etag(score.version)})
 
 
@@ -297,16 +301,18 @@ def _cell(text: str) -> str:
 
 def as_csv(score: ScoreSheet) -> str:
     """The sheet for a spreadsheet: a row per round, a column per player, then the totals."""
+    i18n.for_family(score.ruleset["family"])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     names = [_cell(player.name) for player in score.players]
-    writer.writerow(["round", "contract", "dealer", *names])
+    text = words.current().text
+    writer.writerow([text(N_("round")), text(N_("contract")), text(N_("dealer")), *names])
     for played in score.rounds:
         points: list[Any] = [""] * len(names)
         for result in played.results or ():
             points[result.seat] = result.points
-        writer.writerow([played.number, played.contract.text, names[played.dealer], *points])
-    writer.writerow(["total", "", "", *(total.total for total in score.totals)])
+        writer.writerow([played.number, played.contract.label, names[played.dealer], *points])
+    writer.writerow([text(N_("total")), "", "", *(total.total for total in score.totals)])
     return out.getvalue()
 
 

@@ -6,8 +6,10 @@ from typing import Any
 
 from werkzeug.exceptions import NotFound
 
-from rules import PRESETS
+from rules import PRESETS, Ruleset
+from rules import i18n as words
 
+from . import i18n
 from .parsing import Blueprint
 from .schemas.rulesets import RulesetDetailSchema, RulesetListSchema
 
@@ -34,7 +36,7 @@ def list_rulesets() -> dict[str, Any]:
     Every preset's id (to use as `ruleset` in a check), name, family, table size and number
     of rounds, in the order docs/rules.md gives them.
     """
-    return {"rulesets": [ruleset.as_dict() for ruleset in PRESETS.values()]}
+    return {"rulesets": [_shown(ruleset) for ruleset in PRESETS.values()]}
 
 
 @blp.get("/<ruleset_id>")
@@ -49,4 +51,15 @@ def get_ruleset(ruleset_id: str) -> dict[str, Any]:
     ruleset = PRESETS.get(ruleset_id)
     if ruleset is None:
         raise NotFound(f"no ruleset {ruleset_id!r}; the presets are: {', '.join(PRESETS)}")
-    return ruleset.as_dict()
+    i18n.for_family(ruleset.family)  # its contracts in the words of its family's sheet
+    return _shown(ruleset)
+
+
+def _shown(ruleset: Ruleset) -> dict[str, Any]:
+    """A preset as the API shows it: its name and description in the reader's language (the
+    contracts' words are written so by their schema)."""
+    shown = ruleset.as_dict()
+    language = words.current()
+    shown["name"] = language.text(ruleset.name)
+    shown["description"] = language.text(ruleset.description)
+    return shown

@@ -30,6 +30,9 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
         f"HTTP/1.1 {status} {reason}\r\n"
         "Connection: close\r\n"
         f"Content-Type: {PROBLEM_JSON}\r\n"
+        # Written before any request header is read: English, as gunicorn's detail is.
+        "Content-Language: en\r\n"
+        "Vary: Accept-Language\r\n"
         f"Content-Length: {len(body)}\r\n"
         + "".join(f"{name}: {value}\r\n" for name, value in HEADERS.items())
         + "\r\n"

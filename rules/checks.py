@@ -16,6 +16,7 @@ from rules.arrange import read_meld_any, read_run_any
 from rules.cards import Card
 from rules.choices import CONTRACT_DOWN, MELD_TYPES, ORDERS, ContractDown, End, Obligation, Order
 from rules.errors import MoveError
+from rules.i18n import N_, Phrase
 from rules.layoffs import add_to_run, add_to_set
 from rules.melds import Meld, plausible_types, read_meld, read_run, read_set, suit_name
 from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset, TableSize
@@ -89,8 +90,8 @@ def check_contract(
                 "contract_mismatch",
                 {
                     "round": spec.number,
-                    "expected": contract.text,
-                    "actual": _describe(len(sets), len(runs)),
+                    "expected": contract.words,
+                    "actual": Contract.of(len(sets), len(runs)).words,
                 },
             )
         )
@@ -110,7 +111,11 @@ def check_contract(
             have = left.get(card, 0)
             if count > have:
                 violations.append(
-                    Violation("cards_not_in_hand", {"melded": count, "held": have}, card=str(card))
+                    Violation(
+                        "cards_not_in_hand",
+                        {"melded": count, "held": have},
+                        card=str(card),
+                    )
                 )
             else:
                 left[card] = have - count
@@ -140,15 +145,6 @@ def _already_down(contract_down: ContractDown) -> Violation:
             field="contract_down",
         )
     return Violation("contract_already_down", {"contract_down": contract_down})
-
-
-def _describe(sets: int, runs: int) -> str:
-    parts = []
-    if sets:
-        parts.append(f"{sets} set" + ("s" if sets > 1 else ""))
-    if runs:
-        parts.append(f"{runs} run" + ("s" if runs > 1 else ""))
-    return " + ".join(parts) or "no melds"
 
 
 def _assign_types(
@@ -257,7 +253,7 @@ def _check_run_spacing(
             lower, upper = sorted((first, second), key=lambda m: m.low or 0)
             gap = (upper.low or 0) - (lower.high or 0) - 1
             params = {
-                "suit": suit_name(first.suit) + "s",
+                "suit": suit_name(first.suit, plural=True),
                 "first": lower.span_text(),
                 "second": upper.span_text(),
             }
@@ -402,7 +398,7 @@ def _timing(ruleset: Ruleset, spec: RoundSpec, contract_down: ContractDown) -> l
         return [
             Violation(
                 "contract_not_down",
-                {"detail": "lay-offs need one's own contract on the table first"},
+                {"detail": Phrase(N_("lay-offs need one's own contract on the table first"))},
             )
         ]
     if contract_down == "this_turn" and ruleset.layoff_timing == "next_turn":
@@ -545,19 +541,23 @@ def _swap_limits(
     """Why a ruleset that has joker swaps forbids this one: where the wild card lies, what it
     is, and whether the swapper's contract is down."""
     violations: list[Violation] = []
+    locked = None
     if table_meld.type == "set" and not ruleset.swap_from_sets:
-        violations.append(
-            Violation("joker_locked", {"detail": "a joker in a set is locked"}, card=str(taken))
-        )
+        locked = N_("a joker in a set is locked")
     if table_meld.type == "run" and not ruleset.swap_from_runs:
-        violations.append(
-            Violation("joker_locked", {"detail": "a joker in a run is locked"}, card=str(taken))
-        )
+        locked = N_("a joker in a run is locked")
+    if locked is not None:
+        violations.append(Violation("joker_locked", {"detail": Phrase(locked)}, card=str(taken)))
     if ruleset.swap_jokers_only and not taken.is_joker:
         violations.append(
             Violation(
                 "joker_locked",
-                {"detail": f"only jokers may be taken; {taken} stays where it lies"},
+                {
+                    "detail": Phrase(
+                        N_("only jokers may be taken; {card} stays where it lies"),
+                        {"card": str(taken)},
+                    )
+                },
                 card=str(taken),
             )
         )
@@ -566,8 +566,12 @@ def _swap_limits(
             Violation(
                 "contract_not_down",
                 {
-                    "detail": "a joker may be swapped only once one's contract was laid on an"
-                    " earlier turn"
+                    "detail": Phrase(
+                        N_(
+                            "a joker may be swapped only once one's contract was laid on an"
+                            " earlier turn"
+                        )
+                    )
                 },
             )
         )

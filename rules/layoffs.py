@@ -13,6 +13,7 @@ from collections.abc import Sequence, Set
 from rules.arrange import wild_key
 from rules.cards import Card, Rank
 from rules.choices import End
+from rules.i18n import N_, Phrase
 from rules.melds import HIGH_ACE, LOW_ACE, Meld, rank_of, suit_name
 from rules.ruleset import Ruleset
 from rules.violations import Violation
@@ -63,7 +64,12 @@ def add_to_run(
         return (*table_meld.cards, *cards), [
             Violation(
                 "run_not_consecutive",
-                {"detail": f"nothing fills {', '.join(missing)} next to {table_meld.span_text()}"},
+                {
+                    "detail": Phrase(
+                        N_("nothing fills {missing} next to {meld}"),
+                        {"missing": ", ".join(missing), "meld": table_meld.span_text()},
+                    )
+                },
             )
         ]
     # Spare wild cards go to the named end; unnamed, to the high end unless that is an ace
@@ -89,11 +95,10 @@ def add_to_run(
         or new_high > highest
         or any(rank_of(v) in dead for v in range(new_low, new_high + 1))
     ):
-        where = f"the {side} end of" if spare > 0 else "either end of"
         return (*table_meld.cards, *cards), [
             Violation(
                 "run_wraps_around" if wraps else "run_out_of_range",
-                {"detail": f"no room at {where} {table_meld.span_text()}"},
+                {"detail": Phrase(_no_room(side, spare), {"meld": table_meld.span_text()})},
             )
         ]
     spare_wilds = iter(wilds)
@@ -105,6 +110,15 @@ def add_to_run(
     if table_meld.descending:
         ordered.reverse()
     return tuple(ordered), []
+
+
+def _no_room(side: str, spare: int) -> str:
+    """Where a run has no room for the wild cards laid off with it, in words."""
+    if spare <= 0:
+        return N_("no room at either end of {meld}")
+    if side == "high":
+        return N_("no room at the high end of {meld}")
+    return N_("no room at the low end of {meld}")
 
 
 def _place_naturals(
@@ -138,8 +152,10 @@ def _place_naturals(
                 Violation(
                     "run_not_consecutive",
                     {
-                        "detail": f"{card} has no free place at either end of"
-                        f" {table_meld.span_text()}"
+                        "detail": Phrase(
+                            N_("{card} has no free place at either end of {meld}"),
+                            {"card": str(card), "meld": table_meld.span_text()},
+                        )
                     },
                     card=str(card),
                 )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from rules.cards import Card, Rank, Suit
+from rules.i18n import N_, Nn_, Phrase
 from rules.ruleset import MeldType, Ruleset
 from rules.violations import Violation
 
@@ -23,9 +24,20 @@ LOW_ACE, HIGH_ACE = 1, 14
 _T = TypeVar("_T")
 
 
-def suit_name(suit: Suit | None) -> str:
-    """The suit as a word for messages ("heart"); "?" for a meld without naturals."""
-    return suit.name.lower()[:-1] if suit is not None else "?"
+#: Each suit as a word for messages, one card of it and several ("heart", "hearts").
+_SUIT_WORDS: dict[Suit, tuple[str, str]] = {
+    Suit.SPADES: (N_("spade"), N_("spades")),
+    Suit.HEARTS: (N_("heart"), N_("hearts")),
+    Suit.DIAMONDS: (N_("diamond"), N_("diamonds")),
+    Suit.CLUBS: (N_("club"), N_("clubs")),
+}
+
+
+def suit_name(suit: Suit | None, *, plural: bool = False) -> Phrase | str:
+    """The suit as a word for messages ("heart", "hearts"); "?" for a meld without naturals."""
+    if suit is None:
+        return "?"
+    return Phrase(_SUIT_WORDS[suit][plural])
 
 
 _RANK_AT: tuple[Rank, ...] = (Rank.KING, *Rank, Rank.ACE)  # index 0 is never a run value
@@ -156,7 +168,7 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         )
     if wild_limits:
         reason = _wild_limit_reason(ruleset, "set", len(ranks), len(wild_at))
-        if reason:
+        if reason is not None:
             violations.append(Violation("too_many_wilds", {"type": "set", "detail": reason}))
     stands_for = rank.symbol if rank is not None else "?"
     # Positional, with lists: every check reads a meld or more, and keywords and generators
@@ -170,13 +182,39 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     )
 
 
-def _wild_limit_reason(ruleset: Ruleset, meld_type: MeldType, naturals: int, wilds: int) -> str:
+def _wild_limit_reason(
+    ruleset: Ruleset, meld_type: MeldType, naturals: int, wilds: int
+) -> Phrase | None:
     needed = ruleset.set_min_naturals if meld_type == "set" else ruleset.run_min_naturals
+    values = {"needed": needed, "naturals": naturals, "wilds": wilds}
     if naturals < needed:
-        return f"a {meld_type} needs at least {needed} natural card(s); this one has {naturals}"
+        if meld_type == "set":
+            return Phrase.counted(
+                Nn_(
+                    "a set needs at least {needed} natural card; this one has {naturals}",
+                    "a set needs at least {needed} natural cards; this one has {naturals}",
+                ),
+                values,
+                count="needed",
+            )
+        return Phrase.counted(
+            Nn_(
+                "a run needs at least {needed} natural card; this one has {naturals}",
+                "a run needs at least {needed} natural cards; this one has {naturals}",
+            ),
+            values,
+            count="needed",
+        )
     if ruleset.wilds_at_most_naturals and wilds > naturals:
-        return f"{wilds} wild cards outnumber {naturals} natural card(s)"
-    return ""
+        return Phrase.counted(
+            Nn_(
+                "{wilds} wild cards outnumber {naturals} natural card",
+                "{wilds} wild cards outnumber {naturals} natural cards",
+            ),
+            values,
+            count="naturals",
+        )
+    return None
 
 
 #: A way to read a run's positions: (value at position 0, +1 low to high or -1 high to low).
@@ -242,9 +280,9 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
             violations.append(_why_not_a_run(naturals, cards, ruleset, length))
     if wild_limits:
         reason = _wild_limit_reason(ruleset, "run", len(naturals), len(wild_at))
-        if not reason and naturals and wild_at:  # the limits below count wild cards
+        if reason is None and naturals and wild_at:  # the limits below count wild cards
             reason = _run_wild_limits(ruleset, naturals, wild_at, length)
-        if reason:
+        if reason is not None:
             violations.append(Violation("too_many_wilds", {"type": "run", "detail": reason}))
 
     if reading is not None and suit is not None:
@@ -307,19 +345,28 @@ def _place_run(naturals: list[tuple[int, Rank]], ruleset: Ruleset, length: int) 
 
 def _run_wild_limits(
     ruleset: Ruleset, naturals: list[tuple[int, Rank]], wild_at: list[int], length: int
-) -> str:
+) -> Phrase | None:
     if ruleset.wilds_outside_span is not None:
         first, last = naturals[0][0], naturals[-1][0]
         outside = len([i for i in wild_at if i < first or i > last])
         if outside > ruleset.wilds_outside_span:
-            return (
-                f"{outside} wild cards lie outside the naturals; at most"
-                f" {ruleset.wilds_outside_span} may, where the naturals cannot fix their place"
+            return Phrase.counted(
+                Nn_(
+                    "{outside} wild card lies outside the naturals; at most {most} may,"
+                    " where the naturals cannot fix their place",
+                    "{outside} wild cards lie outside the naturals; at most {most} may,"
+                    " where the naturals cannot fix their place",
+                ),
+                {"outside": outside, "most": ruleset.wilds_outside_span},
+                count="outside",
             )
     per = ruleset.run_wilds_per_cards
     if per is not None and len(wild_at) > length // per:
-        return f"at most one wild card per {per} cards of a run; this one has {len(wild_at)}"
-    return ""
+        return Phrase(
+            N_("at most one wild card per {per} cards of a run; this one has {wilds}"),
+            {"per": per, "wilds": len(wild_at)},
+        )
+    return None
 
 
 def _why_not_a_run(
@@ -337,17 +384,24 @@ def _why_not_a_run(
             continue
         uses_ace = {v for v in (LOW_ACE, HIGH_ACE) if lo <= v <= hi}
         if uses_ace and not uses_ace & set(allowed):
-            where = "high" if ruleset.ace_high else "low"
+            only = N_("the ace ranks only high here: {cards}") if ruleset.ace_high else None
             return Violation(
-                "run_out_of_range", {"detail": f"the ace ranks only {where} here: {text}"}
+                "run_out_of_range",
+                {
+                    "detail": Phrase(
+                        only or N_("the ace ranks only low here: {cards}"), {"cards": text}
+                    )
+                },
             )
         dead_here = sorted({rank_of(v) for v in range(lo, hi + 1)} & dead)
         if dead_here:
             return Violation(
                 "run_out_of_range",
                 {
-                    "detail": f"{dead_here[0].symbol}s are only wild here and no run passes"
-                    f" through them: {text}"
+                    "detail": Phrase(
+                        N_("{rank}s are only wild here and no run passes through them: {cards}"),
+                        {"rank": dead_here[0].symbol, "cards": text},
+                    )
                 },
             )
     # Positions fit if ranks are taken round the corner (K A 2): a bridge.

@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.cards import Rank
 from rules.errors import RulesetError
+from rules.i18n import N_
 from rules.ruleset import FACE_TENS, PIP_VALUE, Contract, RoundSpec, Ruleset, TableSize
 
 
@@ -53,9 +54,9 @@ _LIVERPOOL_ROUNDS = _rounds_of(
 
 LIVERPOOL = Ruleset(
     id="liverpool",
-    name="Liverpool Rummy",
+    name=N_("Liverpool Rummy"),
     family="liverpool",
-    description=(
+    description=N_(
         "British seven-round contract rummy with buying and joker swaps (the German, "
         "Dutch and Italian Liverpool sheets)."
     ),
@@ -84,9 +85,9 @@ LIVERPOOL = Ruleset(
 
 CONTRACT_RUMMY = Ruleset(
     id="contract-rummy",
-    name="Contract Rummy (Pagat)",
+    name=N_("Contract Rummy (Pagat)"),
     family="contract-rummy",
-    description=(
+    description=N_(
         "Pagat's Contract Rummy: exact-minimum contracts, locked set jokers, no buy "
         "limit (the Norwegian sheet)."
     ),
@@ -136,9 +137,9 @@ _PROGRESSIVE_PLAN = (
 
 PROGRESSIVE = Ruleset(
     id="progressive",
-    name="Progressive Rummy (Vertragsrommé)",
+    name=N_("Progressive Rummy (Vertragsrommé)"),
     family="progressive",
-    description=(
+    description=N_(
         "Progressive Rummy: exact contract combinations, no joker swaps, 25-point jokers "
         "(the German Progressive sheet)."
     ),
@@ -178,9 +179,9 @@ _SHANGHAI_ROUNDS = (
 
 MAY_I = Ruleset(
     id="may-i",
-    name="May I?",
+    name=N_("May I?"),
     family="may-i",
-    description=(
+    description=N_(
         "The North American family game as the peer engine DroopyTersen/mayi plays it: twos and "
         "jokers wild, aces high, six rounds of 11 cards, the last laid as the whole hand."
     ),
@@ -236,8 +237,8 @@ PRESETS: dict[str, Ruleset] = {
         _variant(
             LIVERPOOL,
             "liverpool-9",
-            "Liverpool Rummy, 9 rounds",
-            "Liverpool with two more rounds: 3 runs, then 2 runs of 5.",
+            N_("Liverpool Rummy, 9 rounds"),
+            N_("Liverpool with two more rounds: 3 runs, then 2 runs of 5."),
             rounds=(
                 *_LIVERPOOL_ROUNDS,
                 RoundSpec(8, Contract.parse("3 runs"), 12),
@@ -247,15 +248,15 @@ PRESETS: dict[str, Ruleset] = {
         _variant(
             LIVERPOOL,
             "liverpool-fixed-hand",
-            "Liverpool Rummy, fixed hand",
-            "Liverpool with 10 cards dealt in every round.",
+            N_("Liverpool Rummy, fixed hand"),
+            N_("Liverpool with 10 cards dealt in every round."),
             rounds=tuple(dataclasses.replace(spec, hand_size=10) for spec in _LIVERPOOL_ROUNDS),
         ),
         _variant(
             LIVERPOOL,
             "liverpool-no-buy",
-            "Liverpool Rummy, no buying",
-            "Liverpool without buying discards out of turn.",
+            N_("Liverpool Rummy, no buying"),
+            N_("Liverpool without buying discards out of turn."),
             buying=False,
         ),
         CONTRACT_RUMMY,
@@ -263,15 +264,15 @@ PRESETS: dict[str, Ruleset] = {
         _variant(
             PROGRESSIVE,
             "shanghai",
-            "Shanghai Rummy",
-            "Progressive Rummy with an eighth round: 3 sets + 1 run, the whole hand.",
+            N_("Shanghai Rummy"),
+            N_("Progressive Rummy with an eighth round: 3 sets + 1 run, the whole hand."),
             rounds=_SHANGHAI_ROUNDS,
         ),
         _variant(
             PROGRESSIVE,
             "california",
-            "California Contract",
-            "Progressive Rummy with the queens as the wild cards and no jokers.",
+            N_("California Contract"),
+            N_("Progressive Rummy with the queens as the wild cards and no jokers."),
             tables=(TableSize(6, 2, 0), TableSize(8, 3, 0)),
             wild_ranks=frozenset({Rank.QUEEN}),
             wild_rank_points=25,
@@ -279,15 +280,15 @@ PRESETS: dict[str, Ruleset] = {
         _variant(
             PROGRESSIVE,
             "progressive-no-buy",
-            "Progressive Rummy, no buying",
-            "Progressive Rummy without buying discards out of turn.",
+            N_("Progressive Rummy, no buying"),
+            N_("Progressive Rummy without buying discards out of turn."),
             buying=False,
         ),
         _variant(
             PROGRESSIVE,
             "double-progressive",
-            "Double Progressive Rummy",
-            "Progressive Rummy with 7 cards dealt in round 1.",
+            N_("Double Progressive Rummy"),
+            N_("Progressive Rummy with 7 cards dealt in round 1."),
             rounds=(
                 dataclasses.replace(PROGRESSIVE.rounds[0], hand_size=7),
                 *PROGRESSIVE.rounds[1:],

@@ -37,6 +37,7 @@ from rules.choices import (
 )
 from rules.choices import Obligation as FreedJoker
 from rules.errors import RoundError, RulesError, RulesetError
+from rules.i18n import ENGLISH, N_, Nn_, Phrase, current
 from rules.parameters import (
     MOST_CARDS_DEALT,
     MOST_ROUNDS,
@@ -72,6 +73,15 @@ class MeldSpec:
 _CONTRACT_PART = re.compile(
     r"^\s*(\d+)\s+(set|sets|book|books|run|runs|sequence|sequences)(?:\s+of\s+(\d+)(?:\s+or\s+more)?)?\s*$"
 )
+
+
+#: One part of a contract in words, by meld type and whether it has the usual size.
+_CONTRACT_PARTS: dict[tuple[str, bool], tuple[str, str]] = {
+    ("set", True): Nn_("{count} set", "{count} sets"),
+    ("set", False): Nn_("{count} set of {size}", "{count} sets of {size}"),
+    ("run", True): Nn_("{count} run", "{count} runs"),
+    ("run", False): Nn_("{count} run of {size}", "{count} runs of {size}"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,17 +138,43 @@ class Contract:
     def specs(self, meld_type: MeldType) -> tuple[MeldSpec, ...]:
         return self.set_specs if meld_type == "set" else self.run_specs
 
+    @staticmethod
+    def of(sets: int, runs: int) -> Contract:
+        """``sets`` sets and ``runs`` runs of the usual sizes: what some melds amount to."""
+        return Contract((MeldSpec("set", 3),) * sets + (MeldSpec("run", 4),) * runs)
+
     @property
     def text(self) -> str:
-        parts: list[str] = []
+        """The contract in the notation :meth:`parse` reads ("1 set + 2 runs"), in English."""
+        return str(ENGLISH.phrase(self.words))
+
+    @property
+    def label(self) -> str:
+        """:attr:`words` as text in the reader's language, made once per language."""
+        return current().remember(("contract", self), lambda: str(self.words))
+
+    @property
+    def words(self) -> Phrase:
+        """The contract in words, written in the reader's language ("ein Buch und eine Sequenz").
+
+        Each kind and size of meld is one part with its count ("2 runs of 5"); the parts are
+        joined by "+" in English and by the words each language uses for a list.
+        """
+        parts: list[Phrase] = []
         for meld_type, default in (("set", 3), ("run", 4)):
             sizes: dict[int, int] = {}
             for spec in self.specs(cast(MeldType, meld_type)):
                 sizes[spec.min] = sizes.get(spec.min, 0) + 1
             for size, count in sizes.items():
-                noun = meld_type if count == 1 else meld_type + "s"
-                parts.append(f"{count} {noun}" + ("" if size == default else f" of {size}"))
-        return " + ".join(parts)
+                forms = _CONTRACT_PARTS[meld_type, size == default]
+                parts.append(Phrase.counted(forms, {"count": count, "size": size}))
+        if not parts:
+            return Phrase(N_("no melds"))
+        words = parts[0]
+        for index, part in enumerate(parts[1:], start=2):
+            join = N_("{first} + {last}") if index == len(parts) else N_("{first} + {next}")
+            words = Phrase(join, {"first": words, "last": part, "next": part})
+        return words
 
 
 @dataclass(frozen=True, slots=True)

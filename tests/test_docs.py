@@ -59,7 +59,7 @@ def test_nothing_points_outside_the_repository() -> None:
         pytest.skip("not a git checkout")
     found = []
     for path in tracked_files():
-        if path.suffix in {".json", ".png", ".pdf", ".ico"} or not path.is_file():
+        if path.suffix in {".json", ".png", ".pdf", ".ico", ".mo"} or not path.is_file():
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if OUTSIDE.search(line) and path.name != "test_docs.py":

@@ -45,9 +45,10 @@ from marshmallow import fields
 from marshmallow.types import StrSequenceOrSet, UnknownOption
 
 from rules import DECK, JOKER, PRESETS, Card
+from rules import i18n as words
 from rules.cards import SPELLINGS
 
-from .. import parsing
+from .. import i18n, parsing
 from ..fields import CardField, RulesetField, StrictBoolean, card_of, spelt_as_a_card
 
 #: A str as a JSON string, escaped as Flask's provider escapes it (the same C function).
@@ -120,7 +121,9 @@ def _card(value: Any) -> Any:
 
 def _preset(value: Any) -> Any:
     if value.__class__ is str and value in PRESETS:
-        return PRESETS[value]
+        ruleset = PRESETS[value]
+        i18n.for_family(ruleset.family)  # as RulesetField.resolve does
+        return ruleset
     raise GiveUp  # a house ruleset, or no ruleset: marshmallow's
 
 
@@ -422,16 +425,19 @@ def _written_once(write: Writer) -> Writer:
     preset's contracts): each object's text written once, then recalled by its identity. The
     memory holds the object beside its text, so no other object can take that identity while
     the text is remembered."""
-    memo: dict[int, tuple[Any, str]] = {}
+    memo: dict[tuple[int, int], tuple[Any, Any, str]] = {}
 
     def recall(obj: Any) -> str:
-        known = memo.get(id(obj))
+        # By language too: a contract's words are written in the reader's (rules.i18n).
+        language = words.current()
+        key = (id(obj), id(language))
+        known = memo.get(key)
         if known is not None:
-            return known[1]
+            return known[2]
         text = write(obj)
         if len(memo) >= WRITTEN_ONCE:
             memo.clear()  # house rulesets each bring their own contracts: start again
-        memo[id(obj)] = (obj, text)
+        memo[key] = (obj, language, text)
         return text
 
     return recall

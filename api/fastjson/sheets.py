@@ -19,6 +19,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields
 
+from ..schemas.common import contract_text
 from . import GiveUp, RequestSchema, fast_json_on, field_loader, schema_loader
 
 Dumper = Callable[[Any], Any]
@@ -146,7 +147,7 @@ def _contract(contract: Any) -> dict[str, Any] | None:
             {"type": _dumped_text(meld.type), "min": _dumped_integer(meld.min)}
             for meld in contract.melds
         ],
-        "text": _dumped_text(contract.text),
+        "text": contract_text(contract),
     }
 
 

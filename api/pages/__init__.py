@@ -19,11 +19,13 @@ from typing import Any
 from flask import Response, current_app, render_template, request, url_for
 from werkzeug.exceptions import NotFound
 
-from rules import PRESETS, Ruleset
+from rules import PRESETS, Contract, Ruleset
+from rules import i18n as words
 
+from .. import i18n
 from . import qr
 from .assets import PagesBlueprint
-from .texts import family_name, gettext, rank_names, script_texts, suit_names
+from .texts import family_name, gettext, ngettext, rank_names, script_texts, suit_names
 
 blp = PagesBlueprint(
     "pages",
@@ -40,18 +42,48 @@ HAND_SIZE_THROUGHOUT = 10
 RUN_WILDS_PER_CARDS = 4
 #: The blank sheet has boxes for this many players: the most any preset seats.
 BLANK_SHEET_SEATS = 8
+#: How long the language a reader chose on a page is kept: a year, like any preference.
+LANGUAGE_MAX_AGE = 365 * 24 * 3600
 #: A share link's QR code never changes for its sheet; a day in a phone's cache is plenty.
 QR_MAX_AGE = 24 * 3600
 
 
 @blp.context_processor
 def page_globals() -> dict[str, Any]:
-    return {"_": gettext, "asset_url": blp.asset_url, "lang": language(), "texts": script_texts()}
+    return {
+        "_": gettext,
+        "ngettext": ngettext,
+        "words": words.current().text,
+        "contract_text": contract_text,
+        "asset_url": blp.asset_url,
+        "lang": language(),
+        "languages": i18n.NAMES,
+        "texts": script_texts(),
+    }
 
 
 def language() -> str:
-    """The language the pages are written in for this request (English only, for now)."""
-    return "en"
+    """The language the pages are written in for this request (:mod:`api.i18n` chose it)."""
+    return i18n.current_code()
+
+
+def contract_text(contract: Contract, family: str) -> str:
+    """A contract's words in the reader's language, as its family's sheet says them."""
+    with words.speaking(i18n.language(language(), family)):
+        return contract.label
+
+
+@blp.after_request
+def keep_language(response: Response) -> Response:
+    """A page asked for in a language (``?lang=``, the language switch) stays in it: the
+    choice is kept in a cookie the later pages read (:func:`api.i18n.choose`)."""
+    response.vary.add("Cookie")  # the language switch's cookie chooses the page's language
+    wanted = i18n.ours(request.args.get("lang"))
+    if wanted is not None and wanted == language():
+        response.set_cookie(
+            i18n.COOKIE, wanted, max_age=LANGUAGE_MAX_AGE, samesite="Lax", httponly=True
+        )
+    return response
 
 
 #: Rendered pages by template, mount point, language and what else the page shows; a page is
@@ -129,7 +161,13 @@ def sheet(match_id: str) -> Response:
     """
     if qr.SHEET_ID.match(match_id) is None:
         return page("not_found.html", status=404)
-    return page("sheet.html", matches=MATCHES, ranks=rank_names(), suits=suit_names())
+    return page(
+        "sheet.html",
+        matches=MATCHES,
+        ranks=rank_names(),
+        suits=suit_names(),
+        ruleset_names={id: words.current().text(preset.name) for id, preset in PRESETS.items()},
+    )
 
 
 @blp.get("/m/<match_id>/qr.svg")

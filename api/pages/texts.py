@@ -1,30 +1,40 @@
 """Every human text of the pages goes through :func:`gettext` (``_`` in the templates).
 
-For now the pages speak English only and ``gettext`` returns its text unchanged; translating
-them later adds catalogs (Flask-Babel's ``gettext`` takes the same arguments) without touching
-a template. The pages' script has no text of its own: :func:`script_texts` is the one
-dictionary it reads, rendered into each page as a JSON data block, so its texts are translated
-in the same catalog as the templates'.
+The texts are message ids of the one catalog (api/translations), written in the request's
+language (:mod:`api.i18n`); a number that chooses a word's form goes through :func:`ngettext`.
+The pages' script has no text of its own: :func:`script_texts` is the one dictionary it
+reads, rendered into each page as a JSON data block, so its texts are translated in the same
+catalog as the templates'.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rules import i18n as words
+from rules.i18n import N_
+
 
 def gettext(text: str, **values: Any) -> str:
-    """``text`` in the reader's language (English for now), with ``%(name)s`` filled in."""
-    return text % values if values else text
+    """``text`` in the reader's language, with ``%(name)s`` filled in."""
+    found = words.current().text(text)
+    return found % values if values else found
+
+
+def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
+    """The form of ``singular``/``plural`` for ``num`` in the reader's language, with
+    ``%(num)s`` and the other ``%(name)s`` filled in."""
+    return words.current().plural(singular, plural, num) % {"num": num, **values}
 
 
 _ = gettext
 
 #: How each family of presets is called on the pages (a house family shows its id).
 FAMILIES = {
-    "liverpool": "Liverpool",
-    "contract-rummy": "Contract Rummy",
-    "progressive": "Progressive Rummy",
-    "may-i": "May I?",
+    "liverpool": N_("Liverpool"),
+    "contract-rummy": N_("Contract Rummy"),
+    "progressive": N_("Progressive Rummy"),
+    "may-i": N_("May I?"),
 }
 
 

@@ -9,12 +9,13 @@ expensive to check; nothing a table can hold comes near the bounds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from rules import MAX_SEATS, MELD_TYPES
+from rules import MAX_SEATS, MELD_TYPES, Contract, MeldSpec
 
 from ..fields import CardList, integer
 
@@ -58,7 +59,23 @@ class ContractSchema(ma.Schema):
     values_never_change = True
 
     melds = fields.List(fields.Nested(MeldSpecSchema), required=True)
-    text = fields.String(required=True, metadata={"example": "1 set + 1 run"})
+    text = fields.String(
+        required=True,
+        metadata={
+            "description": "The contract in words, in the answer's language (`Content-Language`).",
+            "example": "1 set + 1 run",
+        },
+    )
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        return contract_text(obj) if attr == "text" else super().get_attribute(obj, attr, default)
+
+
+def contract_text(contract: Contract | Mapping[str, Any]) -> str:
+    """A contract's words in the reader's language, from the engine's value or its stored form."""
+    if not isinstance(contract, Contract):
+        contract = Contract(tuple(MeldSpec(m["type"], m["min"]) for m in contract["melds"]))
+    return contract.label
 
 
 # --- verdicts ------------------------------------------------------------------------------

@@ -207,6 +207,21 @@ def test_answers_are_marshmallows(
         assert _same(answer, stock.post(path, json=body)), (path, body)
 
 
+@pytest.mark.parametrize("language", ["de", "nl", "it", "nb"])
+def test_answers_are_marshmallows_in_every_language(
+    app: Flask, stock_app: Flask, language: str
+) -> None:
+    """The messages the fast path writes are the translated ones, byte for byte the stock
+    path's, in each language (the German Progressive family's words too: shanghai is one)."""
+    fast, stock = app.test_client(), stock_app.test_client()
+    headers = {"Accept-Language": language}
+    corpus = list(_corpus())
+    fast_answers = [fast.post(path, json=body, headers=headers) for path, body in corpus]
+    assert {answer.headers["Content-Language"] for answer in fast_answers} == {language}
+    for (path, body), answer in zip(corpus, fast_answers, strict=True):
+        assert _same(answer, stock.post(path, json=body, headers=headers)), (path, body)
+
+
 #: Bodies the strict JSON rules refuse before any schema sees them, as (content type, bytes).
 RAW_BODIES: list[tuple[str | None, bytes]] = [
     ("text/plain", b'{"ruleset": "liverpool"}'),

@@ -19,11 +19,12 @@ import pytest
 from flask import Flask
 from marshmallow import fields
 
-from api import create_app
+from api import create_app, i18n
 from api.matches import CREATED_SHEET, SHEET, SheetSchema
 from api.storage import sheets
 from api.storage.scoresheet import ScoreSheet, score_sheet
 from rules import PRESETS, Ruleset, parse_cards
+from rules import i18n as words
 from rules.match import Entry, TieBreak
 
 
@@ -111,17 +112,19 @@ def score_sheets() -> Iterator[tuple[str, ScoreSheet]]:
 SHAPES = dict(score_sheets())
 
 
+@pytest.mark.parametrize("language", ["en", "de", "it"])
 @pytest.mark.parametrize("shape", list(SHAPES))
 @pytest.mark.parametrize("schema", [SHEET, CREATED_SHEET], ids=["sheet", "created"])
 def test_a_sheet_dumps_the_same_both_ways(
-    fast_app: Flask, stock_app: Flask, schema: SheetSchema, shape: str
+    fast_app: Flask, stock_app: Flask, schema: SheetSchema, shape: str, language: str
 ) -> None:
+    """Byte for byte, in every language (a contract's words are written in it)."""
     score = SHAPES[shape]
     if schema is CREATED_SHEET and score.edit_token is None:
         score = dataclasses.replace(score, edit_token="a-token")
     written: list[str] = []
     for app in (stock_app, fast_app):
-        with app.app_context():
+        with app.app_context(), words.speaking(i18n.language(language)):
             try:
                 written.append(app.json.dumps(schema.dump(score)))
             except Exception as error:  # noqa: BLE001 — the two paths must fail alike too

@@ -392,3 +392,59 @@ def test_a_round_the_stock_ended_and_a_cut_bonus(phones: Any, server: str) -> No
     assert column_totals(page) == [40, 15, 10]
     check_accessibility(page, "sheet page, a house ruleset")
     assert phone.problems == [] and phone.foreign_requests() == []
+
+
+def test_a_round_played_in_german(phones: Any, server: str, output: Path) -> None:
+    """The language switch: the page, its script's texts and the API's messages in German,
+    kept for the next page; the page as accessible as in English."""
+    body = {"ruleset": "liverpool-no-buy", "players": ["Ann", "Bob", "Cleo"]}
+    request = urllib.request.Request(
+        f"{server}/v1/matches",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        sheet = json.load(answer)
+    phone = phones(width=360)
+    page = phone.page()
+    page.goto(f"{server}/m/{sheet['id']}#edit={sheet['edit_token']}")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert page.get_attribute("html", "lang") == "en"
+    assert page.inner_text("#sheet-title") == "Liverpool Rummy, no buying"
+    with page.expect_navigation(url=re.compile(r"\?lang=de")):
+        page.click("a[data-lang=de]")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert page.get_attribute("html", "lang") == "de"
+    assert page.get_attribute("a[data-lang=de]", "aria-current") == "true"
+    assert page.inner_text("#sheet-title") == "Liverpool Rummy, ohne Kaufen"
+    assert page.inner_text("#briefing-title") == "Runde 1 von 7: 2 Bücher"
+    briefing = page.inner_text("#briefing-lines")
+    assert "Jedem Spieler 10 Karten austeilen." in briefing
+    assert "Ann gibt, Bob hebt ab, Bob beginnt." in briefing
+
+    # The API refuses in German, next to the field it names.
+    enter_round(page, 0, {1: 35, 2: 3})
+    page.click("#save-round")
+    error = page.wait_for_selector("#error-results-2:not([hidden])")
+    assert error.inner_text() == (
+        "Platz 2: keine Hand aus bis zu 10 Karten kostet 3 (Karten kosten 5, 10, 15)"
+    )
+    page.fill("#points-2", "25")
+    page.click("#save-round")
+    page.wait_for_function(
+        "text => document.getElementById('entry-status').textContent.includes(text)",
+        arg="Runde 1 ist gespeichert.",
+    )
+    assert page.inner_text("#briefing-title") == "Runde 2 von 7: ein Buch und eine Sequenz"
+    assert column_totals(page) == [0, 35, 25]
+    check_accessibility(page, "sheet page in German")
+    screenshots(page, "sheet-german", output)
+
+    # The choice stays: the start page, opened without ?lang, is German too.
+    page.goto(server + "/")
+    assert page.get_attribute("html", "lang") == "de"
+    assert page.inner_text("h1") == "Spiel beginnen"
+    assert "Vertragsrommé (Progressive Rummy)" in page.inner_text(".rulesets")
+    check_accessibility(page, "start page in German")
+    screenshots(page, "start-german", output)
+    assert phone.problems == [] and phone.foreign_requests() == []

@@ -56,6 +56,7 @@ def test_gunicorns_own_refusals_are_problem_documents(port: int, raw: bytes, sta
     answered, headers, body = exchange(port, raw)
     assert answered == status
     assert headers["content-type"] == "application/problem+json"
+    assert headers["content-language"] == "en" and headers["vary"] == "Accept-Language"
     assert int(headers["content-length"]) == len(body)
     problem = json.loads(body)
     assert problem["status"] == status and problem["type"] == "about:blank"

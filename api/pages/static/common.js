@@ -2,6 +2,15 @@
 // and what this device remembers about the sheets it opened.
 
 const texts = JSON.parse(document.getElementById("texts").textContent);
+// The language the page is written in: the API is asked for its messages in it too.
+const language = document.documentElement.lang;
+
+// The language switch keeps the address's fragment (a sheet's edit link lives there).
+for (const link of document.querySelectorAll("a[data-lang]")) {
+  link.addEventListener("click", () => {
+    link.href = `?lang=${link.dataset.lang}${window.location.hash}`;
+  });
+}
 
 /** The text under `key`, with each {name} replaced by values[name]. */
 export function say(key, values = {}) {
@@ -32,7 +41,11 @@ export class ApiError extends Error {
 
 /** Ask the API; answers {status, etag, body}, and throws ApiError for every error status. */
 export async function api(method, path, { body, headers = {} } = {}) {
-  const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store" };
+  const init = {
+    method,
+    headers: { Accept: "application/json", "Accept-Language": language, ...headers },
+    cache: "no-store",
+  };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers["Content-Type"] = "application/json";

@@ -104,12 +104,15 @@ function notice(text) {
 // --- showing the sheet ----------------------------------------------------------------------------
 
 const nameOf = (seat) => sheet.players[seat].name;
+// A preset's name in the page's language; a house ruleset keeps the name it was stored with.
+const rulesetNames = JSON.parse($("ruleset-names").textContent);
+const rulesetName = (ruleset) => rulesetNames[ruleset.id] ?? ruleset.name;
 
 function render(previous) {
   $("sheet-status").textContent = token ? "" : say("view_only");
-  $("sheet-title").textContent = sheet.ruleset.name;
+  $("sheet-title").textContent = rulesetName(sheet.ruleset);
   $("sheet-players").textContent = sheet.players.map((player) => player.name).join(", ");
-  document.title = `${sheet.ruleset.name}: ${sheet.players.map((player) => player.name).join(", ")}`;
+  document.title = `${rulesetName(sheet.ruleset)}: ${sheet.players.map((player) => player.name).join(", ")}`;
   showBriefing(sheet);
   showScores(sheet, Boolean(token));
   renderTakeBack();

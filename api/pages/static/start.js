@@ -177,7 +177,7 @@ function showEarlier() {
             (sheet.players || []).join(", "),
             say(sheet.status === "finished" ? "finished" : "in_progress"),
             say("rounds_played", { played: sheet.played ?? 0, count: sheet.rounds ?? "?" }),
-            sheet.seen ? say("opened", { date: new Date(sheet.seen).toLocaleString() }) : null,
+            sheet.seen ? say("opened", { date: new Date(sheet.seen).toLocaleString(document.documentElement.lang) }) : null,
           ]
             .filter(Boolean)
             .join(" · "),

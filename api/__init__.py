@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors, fastjson, openapi, pages
+from . import docs, errors, fastjson, limits, observability, openapi, pages, retention
 from .config import Config
 from .extensions import database, rest_api
 
@@ -33,7 +33,8 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     # Responses keep the order the schemas give their fields (valid, then the reading...).
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    # Extensions.
+    # Extensions; first the request id, access log and metrics, so that they see every answer.
+    observability.init_app(app)
     rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)
     database.init_app(app)
@@ -52,6 +53,9 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
         rest_api.register_blueprint(blueprint)
     app.register_blueprint(docs.assets)
     app.register_blueprint(pages.blp)
+    # Floods and retention: on the sheets' writes alone, never on the checks.
+    limits.init_app(app)
+    retention.init_app(app)
     # Last: the fast path serves views as the blueprints have registered them.
     if app.config["FAST_JSON"]:
         fastjson.init_app(app)

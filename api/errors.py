@@ -178,6 +178,10 @@ class ProblemApi(Api):  # type: ignore[misc]
         if isinstance(error, RequestEntityTooLarge):
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             detail = f"the request body is larger than {limit} bytes"
+        elif status == 429:
+            # Flask-Limiter's description is the limit met ("20 per 1 minute"); api.limits
+            # adds Retry-After.
+            detail = f"too many requests from this address: at most {error.description}"
         else:
             detail = error.description or HTTPStatus(status).description
         return problem(status, detail, headers=headers)

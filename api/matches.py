@@ -18,6 +18,7 @@ import marshmallow as ma
 from flask import Response, current_app, request, url_for
 from marshmallow import fields, validate
 
+from api import metrics
 from api.errors import Problem, version_etag
 from api.extensions import database
 from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
@@ -360,6 +361,7 @@ def create_match(data: dict[str, Any]) -> Any:
     if key is None:
         with database.transaction(write=True) as connection:
             sheet, token = sheets.create(connection, *table)
+        metrics.sheet_created()
         return json_answer(
             CREATED_SHEET.dump(score_sheet(sheet, edit_token=token)),
             201,
@@ -379,6 +381,7 @@ def create_match(data: dict[str, Any]) -> Any:
             sheet, token = sheets.create(connection, *table)
             answer = CREATED_SHEET.dump(score_sheet(sheet, edit_token=token))
             idempotency.keep(connection, key, 201, answer, sheet.id)
+        metrics.sheet_created()
     except Exception:
         with database.transaction(write=True) as connection:
             idempotency.release(connection, key)
@@ -464,6 +467,7 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
         sheet = sheets.load_for_change(connection, match_id, token, expected)
         sheets.record_round(sheet, number, given)
         sheets.save(connection, sheet)
+    metrics.round_recorded()
     return sheet_answer(score_sheet(sheet))
 
 

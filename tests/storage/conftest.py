@@ -31,7 +31,9 @@ def free_port() -> int:
 class Server:
     """gunicorn serving the project on a free loopback port, stopped when done."""
 
-    def __init__(self, database_url: str, workers: int, log: Path) -> None:
+    def __init__(
+        self, database_url: str, workers: int, log: Path, env: dict[str, str] | None = None
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -42,6 +44,7 @@ class Server:
             "HOST": "127.0.0.1",
             "WEB_CONCURRENCY": str(workers),
             "LOG_LEVEL": "info",
+            **(env or {}),
         }
         self._out = open(log, "wb")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
@@ -83,8 +86,11 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
     """Start gunicorn servers for the test; all are stopped at its end."""
     servers: list[Server] = []
 
-    def start(database_url: str, workers: int = 2, wait: bool = True) -> Server:
-        server = Server(database_url, workers, tmp_path / f"gunicorn-{len(servers)}.log")
+    def start(
+        database_url: str, workers: int = 2, wait: bool = True, env: dict[str, str] | None = None
+    ) -> Server:
+        log = tmp_path / f"gunicorn-{len(servers)}.log"
+        server = Server(database_url, workers, log, env)
         servers.append(server)
         if wait:
             server.wait_ready()

@@ -43,7 +43,14 @@ _requests: dict[tuple[str, str, int], Counter] = {}
 _latency: dict[str, Histogram] = {}
 
 
+#: Any other method is counted as "other": a client may send any token as a method, and each
+#: label value would be a series for ever.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 def observe_request(route: str, method: str, status: int, seconds: float) -> None:
+    if method not in METHODS:
+        method = "other"
     key = (route, method, status)
     counter = _requests.get(key)
     if counter is None:

@@ -73,17 +73,16 @@ def _finisher(log: bool, count: bool) -> Callable[[Response], Response]:
         if count:
             metrics.observe_request(route, request.method, status, seconds)
         if log:
+            # Written by hand, not json.dumps (a third of the line's cost): every value is
+            # safe as it stands — a route template of this app, a sane or made request id, a
+            # number — except a method, which only the framework's parser has checked.
+            method = request.method
+            if not method.isalpha():
+                method = json.dumps(method)[1:-1]
             access_log.info(
-                json.dumps(
-                    {
-                        "time": round(time.time(), 3),
-                        "method": request.method,
-                        "route": route,
-                        "status": status,
-                        "duration_ms": round(seconds * 1000, 3),
-                        "request_id": ident,
-                    }
-                )
+                f'{{"time": {time.time():.3f}, "method": "{method}", "route": "{route}",'
+                f' "status": {status}, "duration_ms": {seconds * 1000:.3f},'
+                f' "request_id": "{ident}"}}'
             )
         return response
 

@@ -268,3 +268,16 @@ def test_the_purge_command_deletes_old_sheets_and_says_so(ops_app: Flask, ops: F
     assert ops.get(f"/v1/matches/{old['id']}").status_code == 404
     days = ops_app.test_cli_runner().invoke(args=["sheets", "purge", "--days", "0"])
     assert days.exit_code != 0  # at least a day
+
+
+def test_metrics_labels_stay_bounded(ops: FlaskClient) -> None:
+    for method in ("BREW", "WHEN", "M-SEARCH"):
+        ops.open("/v1/checks/meld", method=method)
+    text = ops.get("/metrics").get_data(as_text=True)
+    assert "BREW" not in text and "M-SEARCH" not in text
+    assert (
+        sample(text, "rummy_http_requests_total", route="<unmatched>", method="other", status="405")
+        >= 3
+    )
+    ops.get("/v1/matches/no-such-sheet-anywhere")
+    assert "no-such-sheet-anywhere" not in ops.get("/metrics").get_data(as_text=True)

@@ -48,6 +48,7 @@ def on_starting(server: object) -> None:
     finally:
         app.extensions["database"].dispose()  # no connection may cross the fork
     log = server.log  # type: ignore[attr-defined]
+    log.info("the workers' metrics are kept in %s", _metrics_dir)
     if migrated is None:
         log.info("the database schema is up to date")
     else:

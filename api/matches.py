@@ -330,7 +330,7 @@ def versions_named(if_match: str | None) -> frozenset[int] | None:
 @blp.route("", methods=["POST"])
 @blp.json_body(MatchCreateSchema, example=CREATE_EXAMPLE)
 @blp.response(201, CreatedSheetSchema, headers={"Location": _HEADER, "ETag": _HEADER})
-@blp.refusals(409, 422)
+@blp.refusals(409, 422, 429)
 @blp.doc(
     operationId="createMatch",
     parameters=[
@@ -442,7 +442,7 @@ def _credentials() -> tuple[str | None, frozenset[int] | None]:
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
 @blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412, 422)
+@blp.refusals(401, 403, 404, 409, 412, 422, 429)
 @blp.doc(operationId="recordRound", **_WRITE_DOC)
 def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
     """Record or correct a round
@@ -473,7 +473,7 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412)
+@blp.refusals(401, 403, 404, 409, 412, 429)
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
@@ -487,7 +487,7 @@ def take_back_round(match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.refusals(401, 403, 404, 412)
+@blp.refusals(401, 403, 404, 412, 429)
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_match(match_id: str) -> Any:
     """Delete a match sheet"""

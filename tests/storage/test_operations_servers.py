@@ -149,6 +149,7 @@ def test_rate_limits_are_shared_by_the_workers_through_redis(
     server = start_server(
         f"sqlite:///{tmp_path / 'r.sqlite3'}",
         env={
+            "RATELIMIT_ENABLED": "1",
             "RATELIMIT_STORAGE_URI": uri,
             # A prefix of this test's own: nothing else counted on this Redis counts here.
             "RATELIMIT_KEY_PREFIX": f"rummy-test-{secrets.token_hex(6)}",

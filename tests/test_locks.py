@@ -74,9 +74,10 @@ def _copy_of_the_project(where: Path) -> Path:
 
 
 def _venv_seeing_this_ones_packages(copy: Path) -> None:
-    """A new .venv that sees the packages installed here (a .pth file), so the first install
-    finds every pin already there instead of downloading it."""
-    subprocess.run([sys.executable, "-m", "venv", str(copy / ".venv")], check=True)
+    """A new .venv that sees the packages installed here, pip and setuptools among them (a .pth
+    file, and none of its own), so the first install finds every pin already there instead of
+    downloading it."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(copy / ".venv")], check=True)
     site = subprocess.run(
         [
             str(copy / ".venv/bin/python"),

@@ -245,10 +245,11 @@ def _storage_error(error: storage.StorageError) -> Response:
 def _internal_error(error: BaseException) -> Response:
     instance = f"urn:uuid:{uuid.uuid4()}"
     current_app.logger.error(
-        "unexpected error %s on %s %s",
+        "unexpected error %s on %s %s (request %s)",
         instance,
         request.method,
         request.path,
+        request.environ.get("rummy_referee.request_id", "-"),
         exc_info=(type(error), error, error.__traceback__),
     )
     return problem(500, "an unexpected error occurred; it has been logged", instance=instance)

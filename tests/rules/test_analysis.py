@@ -586,7 +586,10 @@ def test_needs_match_the_brute_force() -> None:
 
     short = ("one card short", "one card short, one beside")
 
-    @settings(SLOW, max_examples=100)
+    # Derandomised: the share of hands needing a card swings widely from one random run to
+    # another (once 3% of 100 against a usual fifth), and a check that fails by luck teaches
+    # nothing. A fixed sequence still fails when a change to the strategies drifts them.
+    @settings(SLOW, max_examples=100, derandomize=True)
     @given(
         st.one_of(
             contract_hands(8, max_wilds=3, shapes=short),

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors, fastjson, limits, observability, openapi, pages, retention
+from . import docs, errors, fastjson, limits, observability, openapi, pages, retention, security
 from .config import Config
 from .extensions import database, rest_api
 
@@ -38,6 +38,7 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)
     database.init_app(app)
+    security.init_app(app)
 
     # The components the blueprints refer to by name, before the blueprints.
     openapi.register_components(rest_api.spec)

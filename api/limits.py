@@ -7,9 +7,9 @@ must not pay for a limiter. Past a limit the answer is ``429`` with ``Retry-Afte
 document, :mod:`api.errors`), and every counted answer says where the client stands in
 ``X-RateLimit-Limit``, ``X-RateLimit-Remaining`` and ``X-RateLimit-Reset``.
 
-The client is ``request.remote_addr``: the peer's address, or behind a reverse proxy the address
-the trusted proxy reported, as gunicorn's ``forwarded_allow_ips`` lets through (never a header a
-client can set). The counts live in ``RATELIMIT_STORAGE_URI``: each process's memory by default
+The client is :func:`api.clients.client_address`: the peer's address, or behind a reverse proxy
+named by ``FORWARDED_ALLOW_IPS`` the address that proxy reported (never a header any client can
+set). The counts live in ``RATELIMIT_STORAGE_URI``: each process's memory by default
 (a worker's share of the limit, then), Redis when several workers or instances must share them.
 """
 
@@ -22,7 +22,8 @@ from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+
+from api.clients import client_address
 
 #: The methods of ``/v1/matches`` each limit counts.
 CREATE_METHODS = ["POST"]
@@ -75,7 +76,7 @@ def init_app(app: Flask, blueprint_name: str = "matches") -> Limiter:
     """Count the sheet writes of ``app`` per client; a limiter of its own for each app, so two
     apps in one process (tests) never share counts."""
     limiter = Limiter(
-        key_func=get_remote_address,
+        key_func=client_address,
         # The X-RateLimit headers are written below, on the counted answers alone, and
         # Retry-After only on a 429: Flask-Limiter's own would put it on every answer.
         headers_enabled=False,

@@ -91,8 +91,7 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
     def start(
         database_url: str, workers: int = 2, wait: bool = True, env: dict[str, str] | None = None
     ) -> Server:
-        log = tmp_path / f"gunicorn-{len(servers)}.log"
-        server = Server(database_url, workers, log, env)
+        server = Server(database_url, workers, tmp_path / f"gunicorn-{len(servers)}.log", env)
         servers.append(server)
         if wait:
             server.wait_ready()

@@ -281,3 +281,32 @@ def test_metrics_labels_stay_bounded(ops: FlaskClient) -> None:
     )
     ops.get("/v1/matches/no-such-sheet-anywhere")
     assert "no-such-sheet-anywhere" not in ops.get("/metrics").get_data(as_text=True)
+
+
+def test_behind_a_configured_proxy_each_forwarded_client_counts_alone(tmp_path: Path) -> None:
+    from api.clients import proxy_networks
+
+    url = f"sqlite:///{tmp_path / 'proxied.sqlite3'}"
+    migrate(url)
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": url,
+            "RATELIMIT_CREATE": "2 per minute",
+            "FORWARDED_PROXIES": proxy_networks("127.0.0.1"),
+        }
+    )
+    client = app.test_client()
+
+    def create_for(forwarded: str, peer: str = "127.0.0.1") -> int:
+        return client.post(
+            "/v1/matches",
+            json=SHEET,
+            headers={"X-Forwarded-For": forwarded},
+            environ_base={"REMOTE_ADDR": peer},
+        ).status_code
+
+    assert [create_for("198.51.100.1") for _ in range(3)] == [201, 201, 429]
+    assert create_for("198.51.100.2") == 201  # another client behind the proxy
+    # A peer that is not the proxy cannot choose its address with the header.
+    assert [create_for(f"203.0.113.{n}", peer="192.0.2.9") for n in range(3)] == [201, 201, 429]

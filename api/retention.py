@@ -16,7 +16,7 @@ import click
 from flask import Flask, Response, current_app, request
 from flask.cli import with_appcontext
 
-from api.storage import Storage
+from api.storage import Storage, StorageUnavailable
 from api.storage import retention as storage_retention
 
 #: How often one worker asks the database whether the day's purge is due.
@@ -32,6 +32,9 @@ def _purge_if_due(app: Flask) -> None:
     storage: Storage = app.extensions["database"]
     try:
         purged = storage_retention.purge_if_due(storage, _retention(app))
+    except StorageUnavailable as error:  # an outage, already answered 503 elsewhere
+        app.logger.warning("the daily purge is put off, the database is unavailable: %s", error)
+        return
     except Exception:  # the answer is sent: a failed purge is tried again in an hour
         app.logger.exception("the daily purge failed")
         return

@@ -310,3 +310,20 @@ def test_behind_a_configured_proxy_each_forwarded_client_counts_alone(tmp_path: 
     assert create_for("198.51.100.2") == 201  # another client behind the proxy
     # A peer that is not the proxy cannot choose its address with the header.
     assert [create_for(f"203.0.113.{n}", peer="192.0.2.9") for n in range(3)] == [201, 201, 429]
+
+
+def test_a_purge_put_off_by_an_outage_logs_one_line(
+    ops_app: Flask, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    from api.retention import _purge_if_due
+    from api.storage import Storage
+
+    # A database without its tables: storage answers StorageUnavailable, as in an outage.
+    ops_app.extensions["database"].dispose()
+    ops_app.extensions["database"] = Storage(f"sqlite:///{tmp_path / 'empty.sqlite3'}")
+    with caplog.at_level(logging.WARNING):
+        _purge_if_due(ops_app)
+    assert [r.getMessage().split(":")[0] for r in caplog.records] == [
+        "the daily purge is put off, the database is unavailable"
+    ]
+    assert all(record.exc_info is None for record in caplog.records)

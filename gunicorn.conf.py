@@ -18,6 +18,9 @@ own default (loopback) it is empty here, so nobody's are unless a proxy is confi
 """
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -30,6 +33,15 @@ graceful_timeout = 10
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 errorlog = "-"
 
+# Metrics (api/metrics.py): each worker keeps its counts in files of one folder, which /metrics
+# adds up. Set here, before any worker imports prometheus-client, so every process of this
+# server agrees; a folder the deployment names is emptied at start, one made here is removed
+# at exit.
+_made_metrics_dir = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if _made_metrics_dir:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rummy-referee-metrics-")
+_metrics_dir = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+
 
 def on_starting(server: object) -> None:
     """Create or migrate the database schema once, in the master, before any worker starts.
@@ -37,6 +49,10 @@ def on_starting(server: object) -> None:
     Several instances starting against one database at once queue on a lock in
     ``api.storage.migrate``; workers never migrate, so no request meets a half-made schema.
     """
+    _metrics_dir.mkdir(parents=True, exist_ok=True)
+    for stale in _metrics_dir.glob("*.db"):  # a previous run's counts are not this one's
+        stale.unlink()
+
     from api import create_app
     from api.storage import migrate
 
@@ -46,6 +62,7 @@ def on_starting(server: object) -> None:
     finally:
         app.extensions["database"].dispose()  # no connection may cross the fork
     log = server.log  # type: ignore[attr-defined]
+    log.info("the workers' metrics are kept in %s", _metrics_dir)
     if migrated is None:
         log.info("the database schema is up to date")
     else:
@@ -58,3 +75,15 @@ def post_fork(server: object, worker: object) -> None:
     from api.serving import answer_errors_as_problems
 
     answer_errors_as_problems()
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A dead worker's live gauges are dropped; its counters stay in the sums."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
+
+
+def on_exit(server: object) -> None:
+    if _made_metrics_dir:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)

@@ -13,7 +13,18 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors, fastjson, i18n, openapi, pages, security
+from . import (
+    docs,
+    errors,
+    fastjson,
+    i18n,
+    limits,
+    observability,
+    openapi,
+    pages,
+    retention,
+    security,
+)
 from .config import Config
 from .extensions import database, rest_api
 
@@ -35,7 +46,8 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
 
     # The reader's language first: every answer, an error's too, is written in it.
     i18n.init_app(app)
-    # Extensions.
+    # Extensions; first the request id, access log and metrics, so that they see every answer.
+    observability.init_app(app)
     rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)
     database.init_app(app)
@@ -55,6 +67,9 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
         rest_api.register_blueprint(blueprint)
     app.register_blueprint(docs.assets)
     app.register_blueprint(pages.blp)
+    # Floods and retention: on the sheets' writes alone, never on the checks.
+    limits.init_app(app)
+    retention.init_app(app)
     # Last: the fast path serves views as the blueprints have registered them.
     if app.config["FAST_JSON"]:
         fastjson.init_app(app)

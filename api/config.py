@@ -111,3 +111,29 @@ class Config:
             self.FORWARDED_PROXIES = proxy_networks(env_str("FORWARDED_ALLOW_IPS", "", environ))
         except ValueError as error:
             raise ConfigError(f"FORWARDED_ALLOW_IPS: {error}") from None
+        # --- floods, retention and observability (operations) -------------------------------
+        #: Flask-Limiter's own switch (it reads RATELIMIT_* from the app's config); off, nothing
+        #: is counted: for a benchmark without limits, or a deployment limiting at its proxy.
+        self.RATELIMIT_ENABLED = env_bool("RATELIMIT_ENABLED", True, environ)
+        #: Where the counts live: each process its own (memory://) by default; redis://host:port
+        #: when several workers or instances must share them.
+        self.RATELIMIT_STORAGE_URI = env_str("RATELIMIT_STORAGE_URI", "memory://", environ)
+        #: Prefixes every key in that storage, so that several deployments can share one Redis.
+        self.RATELIMIT_KEY_PREFIX = env_str("RATELIMIT_KEY_PREFIX", "rummy-referee", environ)
+        #: Sheets started per client address. A table starts one an evening, a club's tables
+        #: behind one address a few in a minute, another program's test suite a few a second;
+        #: a script starting hundreds a second is stopped within the minute and 1200 an hour.
+        self.RATELIMIT_CREATE = env_str("RATELIMIT_CREATE", "120 per minute;1200 per hour", environ)
+        #: Rounds recorded, corrected or taken back and sheets deleted, per client address: a
+        #: table writes about ten times an evening, a club's twenty tables a few times a minute;
+        #: a script is held to five a second.
+        self.RATELIMIT_WRITE = env_str("RATELIMIT_WRITE", "300 per minute;3000 per hour", environ)
+        #: A sheet nobody has changed for this many days is deleted, about once a day.
+        self.SHEET_RETENTION_DAYS = env_int("SHEET_RETENTION_DAYS", 400, environ, minimum=1)
+        #: One JSON line per request on the app's log (``rummy_referee.access``).
+        self.ACCESS_LOG = env_bool("ACCESS_LOG", True, environ)
+        #: Requests, latencies, sheets and rounds counted for ``GET /metrics``.
+        self.METRICS = env_bool("METRICS", True, environ)
+        #: Set by gunicorn.conf.py (or the deployment): the folder where every worker keeps its
+        #: counts, which ``/metrics`` adds up; empty, each process counts alone.
+        self.PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR", "", environ)

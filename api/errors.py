@@ -212,6 +212,10 @@ class ProblemApi(Api):  # type: ignore[misc]
         if isinstance(error, RequestEntityTooLarge):
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             detail = f"the request body is larger than {limit} bytes"
+        elif status == 429:
+            # Flask-Limiter's description is the limit met ("20 per 1 minute"); api.limits
+            # adds Retry-After.
+            detail = f"too many requests from this address: at most {error.description}"
         else:
             detail = error.description or HTTPStatus(status).description
         return problem(status, detail, headers=headers)
@@ -285,10 +289,11 @@ def _storage_error(error: storage.StorageError) -> Response:
 def _internal_error(error: BaseException) -> Response:
     instance = f"urn:uuid:{uuid.uuid4()}"
     current_app.logger.error(
-        "unexpected error %s on %s %s",
+        "unexpected error %s on %s %s (request %s)",
         instance,
         request.method,
         request.path,
+        request.environ.get("rummy_referee.request_id", "-"),
         exc_info=(type(error), error, error.__traceback__),
     )
     return problem(500, "an unexpected error occurred; it has been logged", instance=instance)

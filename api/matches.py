@@ -19,7 +19,7 @@ import marshmallow as ma
 from flask import Response, current_app, request, url_for
 from marshmallow import fields, validate
 
-from api import i18n
+from api import i18n, metrics
 from api.errors import Problem, version_etag
 from api.extensions import database
 from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
@@ -347,7 +347,7 @@ def versions_named(if_match: str | None) -> frozenset[int] | None:
 @blp.route("", methods=["POST"])
 @blp.json_body(MatchCreateSchema, example=CREATE_EXAMPLE)
 @blp.response(201, CreatedSheetSchema, headers={"Location": _HEADER, "ETag": _HEADER})
-@blp.refusals(409, 422, 503)
+@blp.refusals(409, 422, 429, 503)
 @blp.doc(
     operationId="createMatch",
     parameters=[
@@ -384,6 +384,7 @@ def create_match(data: dict[str, Any]) -> Any:
     if key is None:
         with database.transaction(write=True) as connection:
             sheet, token = sheets.create(connection, *table)
+        metrics.sheet_created()
         return json_answer(
             CREATED_SHEET.dump(score_sheet(sheet, edit_token=token)),
             201,
@@ -404,6 +405,7 @@ def create_match(data: dict[str, Any]) -> Any:
             sheet, token = sheets.create(connection, *table)
             answer = CREATED_SHEET.dump(score_sheet(sheet, edit_token=token))
             idempotency.keep(connection, key, 201, answer, sheet.id)
+        metrics.sheet_created()
     except Exception:
         with database.transaction(write=True) as connection:
             idempotency.release(connection, key)
@@ -464,7 +466,7 @@ def _credentials() -> tuple[str | None, frozenset[int] | None]:
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
 @blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412, 422, 503)
+@blp.refusals(401, 403, 404, 409, 412, 422, 429, 503)
 @blp.doc(operationId="recordRound", **_WRITE_DOC)
 def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
     """Record or correct a round
@@ -489,12 +491,13 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
         sheet = sheets.load_for_change(connection, match_id, token, expected)
         sheets.record_round(sheet, number, given)
         sheets.save(connection, sheet)
+    metrics.round_recorded()
     return sheet_answer(score_sheet(sheet))
 
 
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412, 503)
+@blp.refusals(401, 403, 404, 409, 412, 429, 503)
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
@@ -508,7 +511,7 @@ def take_back_round(match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.refusals(401, 403, 404, 412, 503)
+@blp.refusals(401, 403, 404, 412, 429, 503)
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_match(match_id: str) -> Any:
     """Delete a match sheet"""

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -78,13 +79,23 @@ def gunicorn(
         *extra,
         app,
     ]
+    # The servers' output (each request's access-log line among it) goes to a file, as in a
+    # deployment, not to the terminal, whose speed would be measured too.
+    log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below
+        prefix=f"bench-{name}-", suffix=".log", delete=False
+    )
     process = subprocess.Popen(
-        command, cwd=ROOT, env={**os.environ, "LOG_LEVEL": "WARNING", **(env or {})}
+        command,
+        cwd=ROOT,
+        env={**os.environ, "LOG_LEVEL": "WARNING", **(env or {})},
+        stdout=log,
+        stderr=log,
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_serving(name, ready(url), process)
+        _wait_until_serving(f"{name} (output in {log.name})", ready(url), process)
         yield url
+        os.unlink(log.name)  # kept only when the server failed, to be read
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -92,6 +103,7 @@ def gunicorn(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        log.close()
 
 
 def _wait_until_serving(

@@ -11,7 +11,11 @@ of what serving a JSON request costs anyway. All three run under the same server
 (``harness.gunicorn``: gunicorn.conf.py's threaded workers, ``WEB_THREADS`` threads each), so
 the ratio compares the apps, not the servers.
 
-    .venv/bin/python bench/http_checks.py [--seconds 5] [--rounds 5] [--connections 8]
+    .venv/bin/python bench/http_checks.py [--seconds 5] [--rounds 5] [--connections 8] [--ops]
+
+``--ops`` serves the project a third time with the access log, the metrics and the rate
+limits off (``ACCESS_LOG=0 METRICS=0 RATELIMIT_ENABLED=0``), so one run shows what they cost:
+the project (all on, as deployed) against that ``no-ops`` server.
 
 With ``--lang de`` (or ``nl``, ``it``, ``nb``) it measures what speaking another language
 costs instead: the project's server alone, driven in alternating runs with and without
@@ -50,6 +54,9 @@ def _ready(url: str) -> urllib.request.Request:
     )
 
 
+#: The operations switched off, for ``--ops``.
+OPS_OFF = {"ACCESS_LOG": "0", "METRICS": "0", "RATELIMIT_ENABLED": "0"}
+
 LUA = """
 wrk.method = "POST"
 wrk.body = {body}
@@ -62,6 +69,11 @@ def main() -> None:
     parser = wrk_options(__doc__, rounds=5, rounds_help="runs per server, alternating")
     parser.add_argument(
         "--lang", choices=["de", "nl", "it", "nb"], help="compare this language with English"
+    )
+    parser.add_argument(
+        "--ops",
+        action="store_true",
+        help="also serve the project without access log, metrics and rate limits",
     )
     args = wrk_arguments(parser)
     if args.lang:
@@ -78,6 +90,10 @@ def main() -> None:
             gunicorn("bare", "bare_app:app", _ready, "--pythonpath", "bench")
         )
         servers = {"project": project, "stock": stock, "bare": bare}
+        if args.ops:
+            servers["no-ops"] = stack.enter_context(
+                gunicorn("no-ops", "wsgi:app", _ready, env=OPS_OFF)
+            )
         for url in servers.values():  # warm up: imports, caches, first connections
             run_wrk(url + PATH, str(script), 1, args.connections)
         results: dict[str, list[float]] = {name: [] for name in servers}
@@ -93,7 +109,7 @@ def main() -> None:
         print(f"  {name:8} {statistics.median(results[name]):8.0f} req/s  (runs: {runs})")
     # Each round's ratio compares runs seconds apart, so a slow drift in what else the machine
     # is doing cancels out; the reported ratio is the median of the rounds' ratios.
-    for name in ("project", "stock"):
+    for name in ("project", "stock", "no-ops")[: 3 if args.ops else 2]:
         ratios = [p / b for p, b in zip(results[name], results["bare"], strict=True)]
         each = ", ".join(f"{r:.2f}" for r in ratios)
         print(f"  {name + ' / bare':16} {statistics.median(ratios):5.2f}  (rounds: {each})")

@@ -30,7 +30,9 @@ def database_file(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture
 def app(database_file: str) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "DATABASE_URL": database_file})
+    # Rate limits are tested on apps of their own (tests/api/test_operations.py): a suite
+    # creating sheets by the hundred would meet them here.
+    app = create_app({"TESTING": True, "DATABASE_URL": database_file, "RATELIMIT_ENABLED": False})
     yield app
     app.extensions["database"].dispose()
 
@@ -124,7 +126,7 @@ def fresh_postgres_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def backend_app(database_url: str) -> Iterator[Flask]:
     """The app on each database in turn: what a match-sheet test runs against."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url})
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "RATELIMIT_ENABLED": False})
     yield app
     app.extensions["database"].dispose()
 

@@ -32,7 +32,14 @@ matches = Table(
     #: document, read and written whole: a write is one SELECT and one UPDATE.
     Column("rounds", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), server_default=func.now(), nullable=False),
-    Column("updated_at", DateTime(timezone=True), server_default=func.now(), nullable=False),
+    #: Indexed: a sheet untouched for SHEET_RETENTION_DAYS is purged (api.storage.retention).
+    Column(
+        "updated_at",
+        DateTime(timezone=True),
+        server_default=func.now(),
+        nullable=False,
+        index=True,
+    ),
 )
 
 #: The first answer to a ``POST /v1/matches`` with an ``Idempotency-Key``, for 24 hours.
@@ -53,4 +60,13 @@ idempotency_keys = Table(
     Column("created_at", DateTime(timezone=True), nullable=False, index=True),
 )
 
-__all__ = ["idempotency_keys", "matches", "metadata"]
+#: When each periodic task last ran, shared by every worker and instance: the one that moves
+#: ``done_at`` forward is the one that runs the task (``api.storage.retention``).
+maintenance = Table(
+    "maintenance",
+    metadata,
+    Column("task", String(32), primary_key=True),
+    Column("done_at", DateTime(timezone=True), nullable=False),
+)
+
+__all__ = ["idempotency_keys", "maintenance", "matches", "metadata"]

@@ -219,7 +219,14 @@ def stock_backend_app(fresh_database_url: str) -> Iterator[Flask]:
     from api.storage import migrate
 
     migrate(fresh_database_url)
-    app = create_app({"TESTING": True, "DATABASE_URL": fresh_database_url, "FAST_JSON": False})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": fresh_database_url,
+            "FAST_JSON": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     yield app
     app.extensions["database"].dispose()
 
@@ -259,4 +266,6 @@ if __name__ == "__main__":
 
     url = f"sqlite:///{tempfile.mkdtemp()}/answers.sqlite3"
     migrate(url)
-    write_kept_answers(create_app({"TESTING": True, "DATABASE_URL": url}))
+    write_kept_answers(
+        create_app({"TESTING": True, "DATABASE_URL": url, "RATELIMIT_ENABLED": False})
+    )

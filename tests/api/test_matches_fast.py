@@ -30,12 +30,19 @@ from rules.match import Entry, TieBreak
 
 @pytest.fixture(scope="module")
 def fast_app(database_file: str) -> Flask:
-    return create_app({"TESTING": True, "DATABASE_URL": database_file})
+    return create_app({"TESTING": True, "DATABASE_URL": database_file, "RATELIMIT_ENABLED": False})
 
 
 @pytest.fixture(scope="module")
 def stock_app(database_file: str) -> Flask:
-    return create_app({"TESTING": True, "DATABASE_URL": database_file, "FAST_JSON": False})
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": database_file,
+            "FAST_JSON": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
 
 
 def test_the_sheet_schemas_are_planned() -> None:

@@ -23,7 +23,9 @@ from api.storage import migrate
 
 _DATABASE = Path(tempfile.mkdtemp(prefix="rummy-stateful-")) / "sheets.sqlite3"
 migrate(f"sqlite:///{_DATABASE}")
-app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{_DATABASE}"})
+app = create_app(
+    {"TESTING": True, "DATABASE_URL": f"sqlite:///{_DATABASE}", "RATELIMIT_ENABLED": False}
+)
 schema = schemathesis.openapi.from_wsgi(
     "/openapi.json",
     app,

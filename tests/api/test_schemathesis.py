@@ -46,7 +46,9 @@ CONFIG = {
 
 _DATABASE = Path(tempfile.mkdtemp(prefix="rummy-schemathesis-")) / "sheets.sqlite3"
 migrate(f"sqlite:///{_DATABASE}")
-app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{_DATABASE}"})
+app = create_app(
+    {"TESTING": True, "DATABASE_URL": f"sqlite:///{_DATABASE}", "RATELIMIT_ENABLED": False}
+)
 schema = schemathesis.openapi.from_wsgi(
     "/openapi.json", app, config=schemathesis.Config.from_dict(CONFIG)
 )

@@ -1,0 +1,199 @@
+"""Operations under gunicorn with two workers: metrics and rate limits shared by the workers,
+the JSON access log on gunicorn's output, and the purge the service runs itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import insert, update
+from test_sheets_servers import call
+
+from api.storage import Storage, migrate, sheets
+from api.storage.tables import maintenance, matches
+from rules import find_ruleset
+
+pytestmark = pytest.mark.server
+
+REDIS = ("127.0.0.1", 6379)
+SHEET = {"ruleset": "liverpool", "players": ["Ann", "Bob", "Cleo"]}
+CHECK = {"ruleset": "liverpool", "cards": ["7H", "7S", "7D"]}
+
+
+def redis_or_skip() -> str:
+    import redis
+
+    client = redis.Redis(*REDIS, socket_connect_timeout=2)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI needs Redis at {REDIS} for the shared rate limits: {error}")
+        pytest.skip(f"no Redis at {REDIS}: {error}")
+    finally:
+        client.close()
+    return f"redis://{REDIS[0]}:{REDIS[1]}"
+
+
+def workers_that_counted(folder: Path) -> set[str]:
+    """The pids whose counter files prometheus-client wrote in the metrics folder."""
+    return {m[1] for p in folder.glob("counter_*.db") if (m := re.match(r"counter_(\d+)", p.name))}
+
+
+def in_parallel(times: int, job: Any) -> list[Any]:
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        return list(pool.map(lambda _: job(), range(times)))
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    for line in text.splitlines():
+        head, _, value = line.rpartition(" ")
+        metric, _, rest = head.partition("{")
+        if metric == name and dict(re.findall(r'(\w+)="([^"]*)"', rest)) == labels:
+            return float(value)
+    return 0.0
+
+
+def test_metrics_add_up_across_workers(start_server: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "metrics"
+    server = start_server(
+        f"sqlite:///{tmp_path / 'm.sqlite3'}",
+        env={"PROMETHEUS_MULTIPROC_DIR": str(folder), "RATELIMIT_ENABLED": "0"},
+    )
+    sent = 0
+    while len(workers_that_counted(folder)) < 2 and sent < 2000:
+        statuses = in_parallel(100, lambda: call(server.url, "POST", "/v1/checks/meld", CHECK)[0])
+        assert set(statuses) == {200}
+        sent += 100
+    assert len(workers_that_counted(folder)) == 2, "one worker served every request"
+    made = in_parallel(6, lambda: call(server.url, "POST", "/v1/matches", SHEET)[0])
+    assert made == [201] * 6
+
+    totals = set()
+    for _ in range(6):  # whichever worker answers, the sums are the same
+        status, headers, _ = call(server.url, "GET", "/metrics")
+        assert status == 200 and headers["content-type"].startswith("text/plain; version=")
+        _, _, body = _raw(server.url, "/metrics")
+        meld = {"route": "/v1/checks/meld", "method": "POST", "status": "200"}
+        totals.add(
+            (
+                sample(body, "rummy_http_requests_total", **meld),
+                sample(body, "rummy_http_request_duration_seconds_count", route="/v1/checks/meld"),
+                sample(body, "rummy_sheets_created_total"),
+            )
+        )
+    assert totals == {(sent, sent, 6)}
+
+
+def _raw(base: str, path: str) -> tuple[int, dict[str, str], str]:
+    import urllib.request
+
+    with urllib.request.urlopen(base + path, timeout=10) as answer:
+        return answer.status, dict(answer.headers), answer.read().decode()
+
+
+def test_gunicorn_removes_the_metrics_folder_it_made(start_server: Any, tmp_path: Path) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'c.sqlite3'}", workers=1)
+    assert call(server.url, "POST", "/v1/checks/meld", CHECK)[0] == 200
+    found = re.search(r"the workers' metrics are kept in (\S+)", server.log.read_text())
+    assert found, server.log.read_text()
+    folder = Path(found[1])
+    assert workers_that_counted(folder)
+    server.stop()
+    assert not folder.exists()
+
+
+def test_one_json_access_line_per_request_on_gunicorns_output(
+    start_server: Any, tmp_path: Path
+) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    status, headers, sheet = call(
+        server.url, "POST", "/v1/matches", SHEET, {"X-Request-Id": "phone-1.create"}
+    )
+    assert status == 201 and headers["x-request-id"] == "phone-1.create"
+    call(server.url, "GET", f"/v1/matches/{sheet['id']}?token={sheet['edit_token']}")
+    call(server.url, "POST", "/v1/checks/meld", CHECK)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        lines = [
+            json.loads(line)
+            for line in server.log.read_text().splitlines()
+            if line.startswith('{"time"')
+        ]
+        if len(lines) >= 4:  # and the readiness probe's
+            break
+        time.sleep(0.1)
+    routes = Counter((line["method"], line["route"], line["status"]) for line in lines)
+    assert routes[("POST", "/v1/matches", 201)] == 1
+    assert routes[("GET", "/v1/matches/<string:match_id>", 200)] == 1
+    assert routes[("POST", "/v1/checks/meld", 200)] == 1
+    assert [x["request_id"] for x in lines if x["route"] == "/v1/matches"] == ["phone-1.create"]
+    text = server.log.read_text()
+    assert sheet["id"] not in text and sheet["edit_token"] not in text
+
+
+def test_rate_limits_are_shared_by_the_workers_through_redis(
+    start_server: Any, tmp_path: Path
+) -> None:
+    uri = redis_or_skip()
+    folder = tmp_path / "metrics"
+    server = start_server(
+        f"sqlite:///{tmp_path / 'r.sqlite3'}",
+        env={
+            "RATELIMIT_ENABLED": "1",
+            "RATELIMIT_STORAGE_URI": uri,
+            # A prefix of this test's own: nothing else counted on this Redis counts here.
+            "RATELIMIT_KEY_PREFIX": f"rummy-test-{secrets.token_hex(6)}",
+            "RATELIMIT_CREATE": "10 per hour",
+            "PROMETHEUS_MULTIPROC_DIR": str(folder),
+        },
+    )
+    while len(workers_that_counted(folder)) < 2:  # both workers are serving
+        in_parallel(50, lambda: call(server.url, "POST", "/v1/checks/meld", CHECK))
+    answers = in_parallel(30, lambda: call(server.url, "POST", "/v1/matches", SHEET))
+    statuses = Counter(status for status, _, _ in answers)
+    # Each worker counting alone would let up to 20 through.
+    assert statuses == {201: 10, 429: 20}
+    refused = next(answer for answer in answers if answer[0] == 429)
+    assert refused[1]["content-type"] == "application/problem+json"
+    assert 1 <= int(refused[1]["retry-after"]) <= 3601
+    assert call(server.url, "POST", "/v1/checks/meld", CHECK)[0] == 200
+
+
+def test_the_service_purges_on_its_own_after_a_write(start_server: Any, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
+    migrate(url)
+    storage = Storage(url)
+    long_ago = datetime.now(UTC) - timedelta(days=3)
+    with storage.transaction(write=True) as connection:
+        old, _ = sheets.create(connection, find_ruleset("liverpool"), ["Ann", "Bob", "Cleo"], 0)
+        connection.execute(
+            update(matches).where(matches.c.id == old.id).values(updated_at=long_ago)
+        )
+        # The last purge was two days ago: the next one is due.
+        connection.execute(
+            insert(maintenance).values(task="purge", done_at=long_ago + timedelta(days=1))
+        )
+    storage.dispose()
+    server = start_server(url, env={"SHEET_RETENTION_DAYS": "2"})
+    # Reads and checks never purge.
+    for _ in range(5):
+        assert call(server.url, "POST", "/v1/checks/meld", CHECK)[0] == 200
+        assert call(server.url, "GET", f"/v1/matches/{old.id}")[0] == 200
+    status, _, fresh = call(server.url, "POST", "/v1/matches", SHEET)
+    assert status == 201
+    deadline = time.monotonic() + 10
+    while call(server.url, "GET", f"/v1/matches/{old.id}")[0] != 404:
+        assert time.monotonic() < deadline, server.log.read_text()
+        time.sleep(0.1)
+    assert call(server.url, "GET", f"/v1/matches/{fresh['id']}")[0] == 200
+    assert "purged 1 sheets untouched since" in server.log.read_text()

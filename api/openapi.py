@@ -42,7 +42,8 @@ BODY_REFUSALS = {
 #: A match sheet as a spreadsheet: what ``GET /v1/matches/{match_id}`` answers to ``text/csv``.
 SHEET_CSV = {
     "schema": {"type": "string"},
-    "example": "round,contract,dealer,Ann,Bob,Cleo\r\n1,2 sets,Ann,0,35,20\r\n",
+    "example": "round,contract,dealer,Ann,Ann total,Bob,Bob total\r\n"
+    "1,2 sets,Ann,0,0,35,35\r\n2,1 set + 1 run,Bob,20,20,0,35\r\n",
 }
 
 

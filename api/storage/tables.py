@@ -33,6 +33,8 @@ matches = Table(
     Column("rounds", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), server_default=func.now(), nullable=False),
     Column("updated_at", DateTime(timezone=True), server_default=func.now(), nullable=False),
+    #: What the evening is called (up to 80 characters), if it was given one.
+    Column("title", String(80), nullable=True),
 )
 
 #: The first answer to a ``POST /v1/matches`` with an ``Idempotency-Key``, for 24 hours.

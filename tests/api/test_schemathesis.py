@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
+from api_testing import distinct_names
 from schemathesis import GenerationMode
 
 from api import create_app
@@ -75,7 +76,7 @@ def consistent(body: dict[str, Any], path: str) -> None:
         # As many names as the ruleset seats, and a first dealer among them.
         names = body["players"]
         count = _within(len(names), low, high)
-        body["players"] = (names * count)[:count] if names else ["P"] * count
+        body["players"] = distinct_names(names, count)
         if "first_dealer" in body:
             body["first_dealer"] %= count
         return

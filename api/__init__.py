@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import docs, errors, fastjson, openapi, pages
+from . import cors, docs, errors, fastjson, openapi, pages
 from .config import Config
 from .extensions import database, rest_api
 
@@ -37,6 +37,7 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)
     database.init_app(app)
+    cors.init_app(app)
 
     # The components the blueprints refer to by name, before the blueprints.
     openapi.register_components(rest_api.spec)

@@ -9,7 +9,7 @@ the API by default; ``CORS_ORIGINS`` narrows it to a list. flask-cors adds the h
 from __future__ import annotations
 
 from flask import Flask, Response, request
-from flask_cors import CORS  # type: ignore[import-untyped]
+from flask_cors import CORS
 
 #: What a web app may send: the token, the preconditions, the creation's key, a JSON body and
 #: the language it wants.

@@ -23,7 +23,7 @@ from api.extensions import database
 from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
 from api.fields import CardField, PlainText, StrictBoolean, integer
 from api.parsing import Blueprint
-from api.schemas import ContractSchema, ruleset_field
+from api.schemas import MAX_ROUND, ContractSchema, ruleset_field
 from api.storage import idempotency, sheets
 from api.storage.scoresheet import ScoreSheet, score_sheet
 from rules import MAX_SEATS
@@ -37,6 +37,7 @@ blp = Blueprint(
 )
 
 MAX_PLAYERS = MAX_SEATS
+MIN_PLAYERS = 2
 MAX_NAME = 40
 
 
@@ -58,7 +59,8 @@ class MatchCreateSchema(ma.Schema):
             },
         ),
         required=True,
-        validate=validate.Length(1, MAX_PLAYERS),
+        # No ruleset seats fewer than two: every table size is between MIN_PLAYERS and MAX_SEATS.
+        validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS),
         metadata={
             "description": "Names in seat order, clockwise; as many as the ruleset allows, each"
             " different from the others ignoring case.",
@@ -515,7 +517,18 @@ def _credentials() -> dict[str, Any]:
     }
 
 
-@blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
+#: A round's number in a path: within what any ruleset may have (a round the sheet's own lacks
+#: is a 404).
+_ROUND_NUMBER = {
+    "in": "path",
+    "name": "number",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ROUND},
+    "description": "The round, counted from 1.",
+}
+
+
+@blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"], parameters=[_ROUND_NUMBER])
 @blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
 @blp.refusals(401, 403, 404, 409, 412, 422, 428)
@@ -545,7 +558,7 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
     return sheet_answer(score_sheet(sheet))
 
 
-@blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
+@blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"], parameters=[_ROUND_NUMBER])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
 @blp.refusals(401, 403, 404, 409, 412, 428)
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)

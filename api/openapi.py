@@ -26,10 +26,15 @@ from .schemas import HouseRulesetSchema
 
 #: JSON Schema's way of saying what ``ResultEntrySchema.one_outcome`` checks (apispec has no
 #: marshmallow spelling for it).
+#: Each branch says its type, so that client generators read it as a model of its own.
 ONE_OUTCOME = [
-    {"required": ["went_out"], "properties": {"went_out": {"enum": [True]}}},
-    {"required": ["points"]},
-    {"required": ["cards"]},
+    {
+        "type": "object",
+        "required": ["went_out"],
+        "properties": {"went_out": {"type": "boolean", "enum": [True]}},
+    },
+    {"type": "object", "required": ["points"]},
+    {"type": "object", "required": ["cards"]},
 ]
 
 #: What reading a JSON body can answer (api.parsing.JSONBodyParser), by status.

@@ -107,9 +107,11 @@ const nameOf = (seat) => sheet.players[seat].name;
 
 function render(previous) {
   $("sheet-status").textContent = token ? "" : say("view_only");
-  $("sheet-title").textContent = sheet.ruleset.name;
+  // The evening's title, when it was given one, before the ruleset's name.
+  const heading = sheet.title ? `${sheet.title} · ${sheet.ruleset.name}` : sheet.ruleset.name;
+  $("sheet-title").textContent = heading;
   $("sheet-players").textContent = sheet.players.map((player) => player.name).join(", ");
-  document.title = `${sheet.ruleset.name}: ${sheet.players.map((player) => player.name).join(", ")}`;
+  document.title = `${heading}: ${sheet.players.map((player) => player.name).join(", ")}`;
   showBriefing(sheet);
   showScores(sheet, Boolean(token));
   renderTakeBack();

@@ -228,8 +228,12 @@ class PlainText(fields.String):
         }
         super().__init__(metadata=metadata, **kwargs)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        text = super()._deserialize(value, attr, data, **kwargs)
+    def deserialize(
+        self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any
+    ) -> Any:
+        text = super().deserialize(value, attr, data, **kwargs)
+        if not isinstance(text, str):  # None (where allowed) or missing
+            return text
         if len(text) > self.max_length:
             raise self.make_error("too_long", max=self.max_length)
         for character in text:

@@ -305,16 +305,11 @@ class Rounds(Parameter):
         changes["rounds"] = tuple(rounds)
 
     def value_schema(self) -> dict[str, Any]:
-        from rules.ruleset import CONTRACT_PATTERN
-
         contract = {
             "type": "string",
             "minLength": 1,
             "maxLength": LONGEST_CONTRACT,
-            "pattern": CONTRACT_PATTERN,
-            "description": 'Like "1 set + 2 runs" or "1 run of 7": parts joined by "+", each a'
-            ' count (1-6) and "set(s)", "book(s)", "run(s)" or "sequence(s)", optionally "of" a'
-            " size (1-13).",
+            "description": 'Like "1 set + 2 runs" or "1 run of 7".',
         }
         item = _object_schema(
             (_ROUND_HAND_SIZE, *_ROUND_FLAGS),

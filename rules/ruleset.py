@@ -69,29 +69,9 @@ class MeldSpec:
         return f"{self.type} of {self.min}"
 
 
-_MELD_WORDS = ("set", "sets", "book", "books", "run", "runs", "sequence", "sequences")
 _CONTRACT_PART = re.compile(
-    rf"^\s*([0-9]+)\s+({'|'.join(_MELD_WORDS)})(?:\s+of\s+([0-9]+)(?:\s+or\s+more)?)?\s*$"
+    r"^\s*(\d+)\s+(set|sets|book|books|run|runs|sequence|sequences)(?:\s+of\s+(\d+)(?:\s+or\s+more)?)?\s*$"
 )
-
-
-def _any_case(word: str) -> str:
-    return "".join(f"[{letter}{letter.upper()}]" for letter in word)
-
-
-def _contract_pattern() -> str:
-    """What :meth:`Contract.parse` reads, as one regular expression for JSON Schema (which has
-    no flag for case): parts joined by ``+``, each a count of 1-6 and a meld word, optionally
-    ``of`` a size of 1-13 (``or more``)."""
-    words = "|".join(_any_case(word) for word in _MELD_WORDS)
-    count, size = "0*[1-6]", "0*(?:[1-9]|1[0-3])"
-    of, more = rf"\s+{_any_case('of')}\s+{size}", rf"\s+{_any_case('or')}\s+{_any_case('more')}"
-    part = rf"\s*{count}\s+(?:{words})(?:{of}(?:{more})?)?\s*"
-    return rf"^{part}(?:\+{part})*$"
-
-
-#: A contract's text as a house ruleset writes it ("1 set + 2 runs", "1 run of 7").
-CONTRACT_PATTERN = _contract_pattern()
 
 
 @dataclass(frozen=True, slots=True)

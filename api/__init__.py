@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import cors, docs, errors, fastjson, openapi, pages
+from . import cors, docs, errors, fastjson, openapi, pages, security
 from .config import Config
 from .extensions import database, rest_api
 
@@ -38,6 +38,7 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     errors.init_app(app)
     database.init_app(app)
     cors.init_app(app)
+    security.init_app(app)
 
     # The components the blueprints refer to by name, before the blueprints.
     openapi.register_components(rest_api.spec)

@@ -67,4 +67,6 @@ def analyse(args: dict[str, Any]) -> Analysis:
     most cards laid); when it cannot, every single card that would make it layable, and the
     closest partial arrangement.
     """
-    return analyse_hand(args["ruleset"], args["round"], args["hand"], args.get("players"))
+    return analyse_hand(
+        args["ruleset"], args["round"], args["hand"], args.get("players"), jokers=args.get("jokers")
+    )

@@ -62,9 +62,18 @@ def check_meld(args: dict[str, Any]) -> rules.Meld:
     """Check one meld
 
     Reads the cards as a set or a run (or as `type`, when given) by the ruleset's minima and
-    wild-card limits, says what every wild card stands for, and lists every rule broken.
+    wild-card limits, says what every wild card stands for, and lists every rule broken. With
+    `order: "any"` the cards came in any order and a run is laid out by the referee, its
+    `cards` answered in the order chosen.
     """
-    return rules.check_meld(args["ruleset"], args["cards"], args.get("type"), args.get("players"))
+    return rules.check_meld(
+        args["ruleset"],
+        args["cards"],
+        args.get("type"),
+        args.get("players"),
+        jokers=args.get("jokers"),
+        order=args.get("order", "table"),
+    )
 
 
 @blp.post("/checks/contract")
@@ -113,7 +122,9 @@ def check_contract(args: dict[str, Any]) -> rules.ContractVerdict:
 
     Whether the melds are the round's contract, laid all at once: each meld's reading, every
     violation (with the index of the meld at fault), and — when the whole `hand` is given —
-    the cards that remain and whether the player goes out.
+    the cards that remain and whether the player goes out. With `order: "any"` each run is
+    laid out by the referee; a player whose contract is down already (`contract_down`) cannot
+    lay another this round.
     """
     return rules.check_contract(
         args["ruleset"],
@@ -122,6 +133,9 @@ def check_contract(args: dict[str, Any]) -> rules.ContractVerdict:
         hand=args.get("hand"),
         players=args.get("players"),
         types=args.get("types"),
+        jokers=args.get("jokers"),
+        order=args.get("order", "table"),
+        contract_down=args.get("contract_down", "no"),
     )
 
 
@@ -154,8 +168,9 @@ def check_contract(args: dict[str, Any]) -> rules.ContractVerdict:
 def check_layoff(args: dict[str, Any]) -> rules.LayoffVerdict:
     """Check a lay-off
 
-    Adds the cards to the table meld — naturals where their rank goes, wild cards at `end` —
-    and says whether the player may, given when their own contract went down.
+    Adds the cards, in any order, to the table meld — naturals where their rank goes, wild
+    cards into the gaps and then at `end` — and says whether the player may, given when their
+    own contract went down.
     """
     return rules.check_layoff(
         args["ruleset"],
@@ -166,6 +181,8 @@ def check_layoff(args: dict[str, Any]) -> rules.LayoffVerdict:
         end=args.get("end"),
         players=args.get("players"),
         meld_type=args.get("type"),
+        jokers=args.get("jokers"),
+        order=args.get("order", "table"),
     )
 
 
@@ -212,6 +229,7 @@ def check_joker_swap(args: dict[str, Any]) -> rules.SwapVerdict:
         joker=args.get("joker"),
         meld_type=args.get("type"),
         players=args.get("players"),
+        jokers=args.get("jokers"),
     )
 
 
@@ -288,4 +306,6 @@ def hand_penalty(args: dict[str, Any]) -> rules.Penalty:
     could deal (more copies of a card, or more jokers, than the decks in play hold) is counted
     all the same, with `too_many_copies` in `violations`.
     """
-    return rules.penalty(args["ruleset"], args["cards"], args.get("players"))
+    return rules.penalty(
+        args["ruleset"], args["cards"], args.get("players"), jokers=args.get("jokers")
+    )

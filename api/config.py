@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from .clients import proxy_networks
+
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off", ""})
 
@@ -100,3 +102,22 @@ class Config:
         # --- storage ----------------------------------------------------------------------
         #: Any SQLAlchemy URL; empty means an SQLite file in the instance folder.
         self.DATABASE_URL = env_str("DATABASE_URL", "", environ)
+        #: Seconds to wait for the database to accept a connection, and for a statement to
+        #: finish: past either the request is a 503, never a hang.
+        self.DATABASE_CONNECT_TIMEOUT = env_int("DATABASE_CONNECT_TIMEOUT", 3, environ, minimum=1)
+        self.DATABASE_STATEMENT_TIMEOUT = env_int(
+            "DATABASE_STATEMENT_TIMEOUT", 5, environ, minimum=1
+        )
+        #: Seconds an Idempotency-Key's claim by a request that never answered (its worker
+        #: killed or timed out) holds before a retry takes it over.
+        self.IDEMPOTENCY_LEASE = env_int("IDEMPOTENCY_LEASE", 60, environ, minimum=1)
+        # --- serving ------------------------------------------------------------------------
+        #: Seconds a request body may pause before the request is a 400 (a Content-Length
+        #: longer than the body sent must not hold a thread until the worker times out).
+        self.REQUEST_READ_TIMEOUT = env_int("REQUEST_READ_TIMEOUT", 5, environ, minimum=1)
+        #: The reverse proxies whose X-Forwarded-For is believed (api.clients); gunicorn reads
+        #: the same variable for X-Forwarded-Proto.
+        try:
+            self.FORWARDED_PROXIES = proxy_networks(env_str("FORWARDED_ALLOW_IPS", "", environ))
+        except ValueError as error:
+            raise ConfigError(f"FORWARDED_ALLOW_IPS: {error}") from None

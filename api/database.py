@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 import click
 from flask import Flask, current_app
 
-from api.storage import Connection, Storage, default_url, migrate
+from api.storage import Connection, Storage, check_serving, default_url, migrate
 
 
 class Database:
@@ -23,7 +23,11 @@ class Database:
     def init_app(self, app: Flask) -> None:
         url = app.config.get("DATABASE_URL") or default_url(app.instance_path)
         app.config["DATABASE_URL"] = url
-        app.extensions["database"] = Storage(url)
+        app.extensions["database"] = Storage(
+            url,
+            connect_timeout=app.config["DATABASE_CONNECT_TIMEOUT"],
+            statement_timeout=app.config["DATABASE_STATEMENT_TIMEOUT"],
+        )
         app.cli.add_command(database_commands)
 
     @property
@@ -37,6 +41,10 @@ class Database:
 
     def ping(self) -> None:
         self.current.ping()
+
+    def check_serving(self) -> None:
+        """:class:`~api.storage.StorageUnavailable`, with the reason, unless sheets can be served."""
+        check_serving(self.current)
 
 
 @click.group("db")

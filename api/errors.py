@@ -211,6 +211,10 @@ STORAGE_STATUSES: dict[type[storage.StorageError], int] = {
 }
 
 
+#: Seconds a client is asked to wait before retrying when the database is unavailable.
+RETRY_AFTER = 5
+
+
 def version_etag(version: int) -> str:
     """The ETag of a sheet's version: what ``If-Match`` names and a 412 answers."""
     return f'"{version}"'
@@ -229,6 +233,12 @@ def _storage_error(error: storage.StorageError) -> Response:
         headers["WWW-Authenticate"] = 'Bearer realm="rummy-referee"'
     elif isinstance(error, storage.StaleSheet):
         headers["ETag"] = version_etag(error.version)
+    elif isinstance(error, storage.StorageUnavailable):
+        # A database that is back is usually back within seconds (a restart, a failover).
+        headers["Retry-After"] = str(RETRY_AFTER)
+        current_app.logger.warning(
+            "%s on %s %s: %s", error, request.method, request.path, error.cause
+        )
     errors = None
     if error.errors is not None:
         errors = [

@@ -18,14 +18,15 @@ blp = Blueprint("health", __name__, description="Whether the service is up.")
 @blp.response(200, HealthSchema, example={"status": "ok", "database": "ok"})
 @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 def health() -> dict[str, Any]:
-    """Report that the service is up
+    """Report whether match sheets can be served
 
-    A 200 means the process serves requests and the database is reachable; a 503 that it is
-    not.
+    A 200 means the process serves requests, the database answers within a short timeout and
+    its schema is at the code's revision (an SQLite file also present, writable and with room
+    on its disk); otherwise a 503 whose `detail` is the reason, with `Retry-After`.
     """
     try:
-        database.ping()
+        database.check_serving()
     except StorageUnavailable as error:
-        current_app.logger.warning("health check: the database is unreachable: %s", error.cause)
+        current_app.logger.warning("health check: %s: %s", error, error.cause)
         raise
     return {"status": "ok", "database": "ok"}

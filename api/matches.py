@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import timedelta
 from typing import Any
 
 import marshmallow as ma
@@ -24,6 +25,7 @@ from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
 from api.fields import CardField, PlainText, StrictBoolean, integer
 from api.parsing import Blueprint
 from api.schemas import MAX_ROUND, ContractSchema, ruleset_field
+from api.security import SHEET_CACHE_CONTROL
 from api.storage import idempotency, sheets
 from api.storage.scoresheet import ScoreSheet, score_sheet
 from rules import MAX_SEATS
@@ -36,9 +38,19 @@ blp = Blueprint(
     description="Stored match sheets: rounds, penalties, totals, standings and the winner.",
 )
 
+
+@blp.after_request
+def private_to_its_holders(response: Response) -> Response:
+    """A sheet is private to whoever has its address, and changes with every round."""
+    response.headers["Cache-Control"] = SHEET_CACHE_CONTROL
+    return response
+
+
 MAX_PLAYERS = MAX_SEATS
 MIN_PLAYERS = 2
 MAX_NAME = 40
+#: An Idempotency-Key's length: long enough to be random (a UUID is 36), short enough to keep.
+MIN_KEY, MAX_KEY = 16, 255
 
 
 # --- schemas ------------------------------------------------------------------------------------
@@ -403,7 +415,7 @@ def versions_named(if_match: str | None) -> frozenset[int] | None:
 @blp.route("", methods=["POST"])
 @blp.json_body(MatchCreateSchema, example=CREATE_EXAMPLE)
 @blp.response(201, CreatedSheetSchema, headers={"Location": _HEADER, "ETag": _HEADER})
-@blp.refusals(409, 422)
+@blp.refusals(409, 422, 503)
 @blp.doc(
     operationId="createMatch",
     parameters=[
@@ -411,7 +423,7 @@ def versions_named(if_match: str | None) -> frozenset[int] | None:
             "in": "header",
             "name": "Idempotency-Key",
             "required": False,
-            "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+            "schema": {"type": "string", "minLength": MIN_KEY, "maxLength": MAX_KEY},
             "description": "A random key (a UUID) that makes a retry answer what the first"
             " request answered, for 24 hours.",
         }
@@ -424,11 +436,17 @@ def create_match(data: dict[str, Any]) -> Any:
     Answers the sheet with its `edit_token`, which is shown only here.
     """
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= 255:
+    if key is not None and not MIN_KEY <= len(key) <= MAX_KEY:
         raise Problem(
-            400,
-            "Idempotency-Key must be 1 to 255 characters",
-            [{"field": "Idempotency-Key", "message": "1 to 255 characters"}],
+            422,
+            f"invalid input: Idempotency-Key: {MIN_KEY} to {MAX_KEY} characters, not {len(key)}",
+            [
+                {
+                    "field": "Idempotency-Key",
+                    "message": f"{MIN_KEY} to {MAX_KEY} characters (a random UUID will do),"
+                    f" not {len(key)}",
+                }
+            ],
         )
     table = (data["ruleset"], data["players"], data["first_dealer"], data["title"])
     if key is None:
@@ -445,7 +463,8 @@ def create_match(data: dict[str, Any]) -> Any:
     # The claim is committed on its own, so that a retry arriving while this request is still
     # being served sees it (409) instead of waiting for it.
     with database.transaction(write=True) as connection:
-        kept = idempotency.claim(connection, key, request.get_json())
+        lease = timedelta(seconds=current_app.config["IDEMPOTENCY_LEASE"])
+        kept = idempotency.claim(connection, key, request.get_json(), lease)
     if kept is not None:
         return replay(kept)
     try:
@@ -462,7 +481,7 @@ def create_match(data: dict[str, Any]) -> Any:
 
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(404)
+@blp.refusals(404, 503)
 @blp.doc(operationId="getMatch")
 def get_match(match_id: str) -> Any:
     """Read a match sheet
@@ -531,7 +550,7 @@ _ROUND_NUMBER = {
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"], parameters=[_ROUND_NUMBER])
 @blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412, 422, 428)
+@blp.refusals(401, 403, 404, 409, 412, 422, 428, 503)
 @blp.doc(operationId="recordRound", **_WRITE_DOC)
 def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
     """Record or correct a round
@@ -560,7 +579,7 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"], parameters=[_ROUND_NUMBER])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412, 428)
+@blp.refusals(401, 403, 404, 409, 412, 428, 503)
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
@@ -573,7 +592,7 @@ def take_back_round(match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.refusals(401, 403, 404, 412, 428)
+@blp.refusals(401, 403, 404, 412, 428, 503)
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_match(match_id: str) -> Any:
     """Delete a match sheet"""

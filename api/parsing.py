@@ -21,7 +21,13 @@ import flask_smorest  # type: ignore[import-untyped]
 import marshmallow as ma
 from webargs import core
 from webargs.flaskparser import FlaskParser
-from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+from werkzeug.exceptions import (
+    BadRequest,
+    ClientDisconnected,
+    HTTPException,
+    RequestEntityTooLarge,
+    UnsupportedMediaType,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 SchemaArg = type[ma.Schema] | ma.Schema | None
@@ -59,6 +65,36 @@ def json_depth(value: Any, limit: int) -> int:
     return deepest
 
 
+def read_body(req: flask.Request) -> bytes:
+    """The request body, read within ``REQUEST_READ_TIMEOUT`` seconds of silence, as at most
+    ``MAX_CONTENT_LENGTH`` bytes: 413 past it, 400 for a body that stalls, ends before its
+    ``Content-Length`` or is not well-formed chunked encoding — never a 500, never a hang."""
+    config = flask.current_app.config
+    # gunicorn hands the connection to the app: without a timeout, a body shorter than its
+    # Content-Length would hold this thread until the client gave up. gunicorn takes the
+    # socket back to blocking mode (no timeout) before it reads the next request.
+    connection = req.environ.get("gunicorn.socket")
+    if connection is not None:
+        connection.settimeout(config["REQUEST_READ_TIMEOUT"])
+    try:
+        raw = req.get_data(cache=True)  # 413 when Content-Length is past MAX_CONTENT_LENGTH
+        limit = config["MAX_CONTENT_LENGTH"]
+        if req.content_length is None and len(raw) >= limit and req.environ["wsgi.input"].read(1):
+            # A chunked body is cut at the limit (werkzeug's LimitedStream): more is too much.
+            raise RequestEntityTooLarge()
+    except ClientDisconnected:
+        raise BadRequest(
+            "the request body ended before its Content-Length, or stalled for"
+            f" {config['REQUEST_READ_TIMEOUT']} s"
+        ) from None
+    except HTTPException:
+        raise
+    except Exception as error:  # noqa: BLE001 - what the server raises is its own (gunicorn's
+        # InvalidChunkSize for a malformed chunked body): each is a body that cannot be read.
+        raise BadRequest(f"the request body cannot be read: {error}") from None
+    return raw
+
+
 class JSONBodyParser(FlaskParser):
     """webargs' Flask parser with strict rules for what counts as a JSON body."""
 
@@ -76,7 +112,7 @@ class JSONBodyParser(FlaskParser):
                 "the body must be JSON, sent with Content-Type: application/json"
                 + (f", not {req.mimetype}" if req.mimetype else "")
             )
-        raw = req.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH
+        raw = read_body(req)
         if not raw.strip():
             raise BadRequest("the request has no body; it must be a JSON object")
         try:
@@ -136,6 +172,9 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
         return super().alt_response(status_code, **kwargs)  # type: ignore[no-any-return]
+
+    def after_request(self, func: F) -> F:
+        return super().after_request(func)  # type: ignore[no-any-return]
 
     def doc(self, **kwargs: Any) -> Callable[[F], F]:
         return super().doc(**kwargs)  # type: ignore[no-any-return]

@@ -16,6 +16,7 @@ from http import HTTPStatus
 from gunicorn import util  # type: ignore[import-untyped]
 
 from .errors import PROBLEM_JSON, problem_body
+from .security import HEADERS
 
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
@@ -30,7 +31,8 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
         "Connection: close\r\n"
         f"Content-Type: {PROBLEM_JSON}\r\n"
         f"Content-Length: {len(body)}\r\n"
-        "\r\n"
+        + "".join(f"{name}: {value}\r\n" for name, value in HEADERS.items())
+        + "\r\n"
     )
     return head.encode("latin-1") + body
 

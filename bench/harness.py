@@ -57,9 +57,13 @@ def gunicorn(
     *extra: str,
     env: dict[str, str] | None = None,
 ) -> Iterator[str]:
-    """A ``gunicorn -w 2`` serving ``app`` on a free loopback port, from the repository root
-    (so every server reads the same gunicorn.conf.py); ``ready(url)`` is the request that must
-    answer 200 before the server counts as up. Stopped on leaving."""
+    """A ``gunicorn -w 2`` serving ``app`` on a free loopback port, from the repository root;
+    ``ready(url)`` is the request that must answer 200 before the server counts as up. Stopped
+    on leaving.
+
+    Every server, the project's and each bare baseline alike, reads the same gunicorn.conf.py:
+    the same worker class (``gthread``), threads per worker (``WEB_THREADS``) and timeouts, so a
+    ratio compares the apps, never two ways of serving them."""
     port = free_port()
     command = [
         sys.executable,

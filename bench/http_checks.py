@@ -7,7 +7,9 @@ loopback port, and drives them in turn with ``wrk`` for a round-2 contract check
 one's requests per second (the median of the rounds) and each project's ratio to the bare
 view, the median of the rounds' ratios. The goal is a ratio of at least 0.80 on the path the
 app serves by default: the check, its validation and its verdict cost no more than a quarter
-of what serving a JSON request costs anyway.
+of what serving a JSON request costs anyway. All three run under the same server settings
+(``harness.gunicorn``: gunicorn.conf.py's threaded workers, ``WEB_THREADS`` threads each), so
+the ratio compares the apps, not the servers.
 
     .venv/bin/python bench/http_checks.py [--seconds 5] [--rounds 5] [--connections 8]
 

@@ -24,7 +24,7 @@ from rules.checks import (
     check_meld,
     penalty,
 )
-from rules.choices import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS
+from rules.choices import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS, ORDERS
 from rules.errors import CardNotationError, MoveError, RoundError, RulesError, RulesetError
 from rules.melds import Meld, Wild, read_meld
 from rules.presets import PRESETS, find_ruleset, resolve_ruleset
@@ -45,6 +45,7 @@ __all__ = [
     "MAX_SEATS",
     "MELD_TYPES",
     "OBLIGATIONS",
+    "ORDERS",
     "DECK",
     "JOKER",
     "MESSAGES",

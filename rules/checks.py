@@ -8,28 +8,34 @@ does not exist) raises, and then with a :class:`~rules.errors.RulesError`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from rules.cards import Card, Rank
-from rules.choices import CONTRACT_DOWN, MELD_TYPES, ContractDown, End, Obligation
+from rules.arrange import read_meld_any, read_run_any
+from rules.cards import Card
+from rules.choices import CONTRACT_DOWN, MELD_TYPES, ORDERS, ContractDown, End, Obligation, Order
 from rules.errors import MoveError
-from rules.melds import (
-    HIGH_ACE,
-    LOW_ACE,
-    Meld,
-    plausible_types,
-    rank_of,
-    read_meld,
-    read_run,
-    read_set,
-    suit_name,
-)
+from rules.layoffs import add_to_run, add_to_set
+from rules.melds import Meld, plausible_types, read_meld, read_run, read_set, suit_name
 from rules.ruleset import Contract, MeldSpec, MeldType, RoundSpec, Ruleset, TableSize
 from rules.violations import Violation
 
-_READERS = {"set": read_set, "run": read_run}
+#: How each type of meld is read, by how its cards were given: as they lie, or in any order
+#: (a run then laid out by the referee, rules.arrange).
+_Reader = Callable[[Sequence[Card], Ruleset], Meld]
+_READERS: Mapping[MeldType, _Reader] = {"set": read_set, "run": read_run}
+_ANY_ORDER_READERS: Mapping[MeldType, _Reader] = {"set": read_set, "run": read_run_any}
+
+
+def _require_order(order: Order) -> None:
+    if order not in ORDERS:
+        raise MoveError(f"order must be one of {ORDERS}, not {order!r}", field="order")
+
+
+def _any_order_readers(order: Order) -> Mapping[MeldType, _Reader]:
+    _require_order(order)
+    return _ANY_ORDER_READERS
 
 
 # --- the contract ---------------------------------------------------------------------------
@@ -58,12 +64,18 @@ def check_contract(
     hand: Sequence[Card] | None = None,
     players: int | None = None,
     types: Sequence[MeldType | None] | None = None,
+    *,
+    jokers: int | None = None,
+    order: Order = "table",
+    contract_down: ContractDown = "no",
 ) -> ContractVerdict:
-    """Check a proposed contract (docs/rules.md §3, §4): the melds, and the hand they come from."""
+    """Check a proposed contract (docs/rules.md §3, §4): the melds, and the hand they come from
+    (``order="any"``: runs for the referee to lay out; ``contract_down``: laid once a round)."""
     spec = ruleset.round(round_number)
-    table = ruleset.table(players)
-    readings = _assign_types(ruleset, spec.contract, melds, types)
-    violations: list[Violation] = []
+    table = ruleset.table(players, jokers)
+    readers = _READERS if order == "table" else _any_order_readers(order)
+    readings = _assign_types(ruleset, spec.contract, melds, types, readers)
+    violations: list[Violation] = [_already_down(contract_down)] if contract_down != "no" else []
     sets: list[int] = []
     runs: list[int] = []
     for index, meld in enumerate(readings):
@@ -121,6 +133,15 @@ def check_contract(
     return ContractVerdict(valid, spec, tuple(readings), remaining, goes_out, tuple(violations))
 
 
+def _already_down(contract_down: ContractDown) -> Violation:
+    if contract_down not in CONTRACT_DOWN:
+        raise MoveError(
+            f"contract_down must be one of {CONTRACT_DOWN}, not {contract_down!r}",
+            field="contract_down",
+        )
+    return Violation("contract_already_down", {"contract_down": contract_down})
+
+
 def _describe(sets: int, runs: int) -> str:
     parts = []
     if sets:
@@ -135,6 +156,7 @@ def _assign_types(
     contract: Contract,
     melds: Sequence[Sequence[Card]],
     types: Sequence[MeldType | None] | None,
+    readers: Mapping[MeldType, _Reader] = _READERS,
 ) -> list[Meld]:
     """Read each meld, deciding set or run where the cards alone leave it open.
 
@@ -148,19 +170,19 @@ def _assign_types(
     for index, cards in enumerate(melds):
         declared = types[index] if types is not None and index < len(types) else None
         if declared is not None:
-            readings[index] = read_meld(cards, ruleset, declared)
+            readings[index] = readers[declared](cards, ruleset)
             need[declared] -= 1
             continue
         plausible = plausible_types(cards, ruleset)
         if len(plausible) == 1:  # the usual case: the cards say what they are
-            meld = _READERS[plausible[0]](cards, ruleset)
+            meld = readers[plausible[0]](cards, ruleset)
             if meld.valid:
                 readings[index] = meld
                 need[meld.type] -= 1
                 continue
             options = {meld.type: meld}
         else:
-            options = {t: _READERS[t](cards, ruleset) for t in plausible}
+            options = {t: readers[t](cards, ruleset) for t in plausible}
             valid = [t for t, m in options.items() if m.valid]
             if len(valid) == 1:
                 readings[index] = options[valid[0]]
@@ -179,7 +201,7 @@ def _assign_types(
         else:
             choice = min(options, key=lambda t: len(options[t].violations))
         if choice not in options:
-            options[choice] = read_meld(melds[index], ruleset, choice)
+            options[choice] = readers[choice](melds[index], ruleset)
         readings[index] = options[choice]
         need[choice] -= 1
     return [reading for reading in readings if reading is not None]
@@ -286,11 +308,16 @@ def count_cards(cards: Iterable[Card]) -> dict[Card, int]:
 
 
 def require_possible_hand(
-    ruleset: Ruleset, hand: Iterable[Card], players: int | None, *, field: str
+    ruleset: Ruleset,
+    hand: Iterable[Card],
+    players: int | None,
+    *,
+    field: str,
+    jokers: int | None = None,
 ) -> None:
     """Raise :class:`MoveError` for ``field`` when ``hand`` holds more copies of a card (or
     more jokers) than the decks of the table hold: no such hand can be asked about."""
-    beyond = copies_beyond(count_cards(hand), ruleset.table(players))
+    beyond = copies_beyond(count_cards(hand), ruleset.table(players, jokers))
     if beyond:
         count, limit = beyond[0].params["count"], beyond[0].params["limit"]
         raise MoveError(
@@ -321,10 +348,18 @@ def check_meld(
     cards: Sequence[Card],
     meld_type: MeldType | None = None,
     players: int | None = None,
+    *,
+    jokers: int | None = None,
+    order: Order = "table",
 ) -> Meld:
-    """One meld on its own, by the ruleset's minima and wild-card limits."""
-    meld = read_meld(cards, ruleset, meld_type)
-    extra = tuple(copies_beyond(count_cards(cards), ruleset.table(players)))
+    """One meld on its own, by the ruleset's minima and wild-card limits (a run laid out by
+    the referee with ``order="any"``)."""
+    if order == "table":
+        meld = read_meld(cards, ruleset, meld_type)
+    else:
+        _require_order(order)
+        meld = read_meld_any(cards, ruleset, meld_type)
+    extra = tuple(copies_beyond(count_cards(cards), ruleset.table(players, jokers)))
     if extra:
         meld = _with(meld, extra)
     return meld
@@ -384,171 +419,43 @@ def check_layoff(
     end: End | None = None,
     players: int | None = None,
     meld_type: MeldType | None = None,
+    *,
+    jokers: int | None = None,
+    order: Order = "table",
 ) -> LayoffVerdict:
-    """Add ``cards`` from hand to a meld on the table (docs/rules.md §3: lay-offs)."""
+    """Add ``cards`` from hand to a meld on the table (docs/rules.md §3: lay-offs).
+
+    ``cards`` may come in any order (each goes where it fits); ``order="any"`` says the table
+    meld's cards were given in any order too, for the referee to lay out.
+    """
     spec = ruleset.round(round_number)
     if not cards:
         raise MoveError("a lay-off adds at least one card", field="cards")
     if end not in (None, "low", "high"):
         raise MoveError(f"end must be 'low' or 'high', not {end!r}", field="end")
     violations = _timing(ruleset, spec, contract_down)
-    table_meld = read_meld(meld, ruleset, meld_type)
+    if order == "table":
+        table_meld = read_meld(meld, ruleset, meld_type)
+    else:
+        _require_order(order)
+        table_meld = read_meld_any(meld, ruleset, meld_type)
     if not table_meld.valid:
         violations.append(
             Violation("table_meld_invalid", {"detail": table_meld.violations[0].message})
         )
         return LayoffVerdict(False, table_meld, tuple(violations))
     if table_meld.type == "set":
-        result_cards, placing = _add_to_set(ruleset, table_meld, cards)
+        result_cards, placing = add_to_set(ruleset, table_meld, cards)
     else:
-        result_cards, placing = _add_to_run(ruleset, table_meld, cards, end)
+        result_cards, placing = add_to_run(ruleset, table_meld, cards, end)
     violations.extend(placing)
     result = read_meld(
         result_cards, ruleset, table_meld.type, wild_limits=ruleset.wild_limits_on_layoff
     )
     if not placing:
         violations.extend(result.violations)
-    violations.extend(copies_beyond(count_cards(result_cards), ruleset.table(players)))
+    violations.extend(copies_beyond(count_cards(result_cards), ruleset.table(players, jokers)))
     return LayoffVerdict(not violations, result, tuple(violations))
-
-
-def _add_to_set(
-    ruleset: Ruleset, table_meld: Meld, cards: Sequence[Card]
-) -> tuple[tuple[Card, ...], list[Violation]]:
-    violations = [
-        Violation("set_mixed_ranks", {"rank": table_meld.rank.symbol}, card=str(card))
-        for card in cards
-        if not ruleset.is_wild(card)
-        and table_meld.rank is not None
-        and card.rank != table_meld.rank
-    ]
-    return (*table_meld.cards, *cards), violations
-
-
-def _add_to_run(
-    ruleset: Ruleset, table_meld: Meld, cards: Sequence[Card], end: End | None
-) -> tuple[tuple[Card, ...], list[Violation]]:
-    """Place naturals where their rank goes, then wild cards at the named end."""
-    assert table_meld.low is not None and table_meld.high is not None
-    low, high, suit = table_meld.low, table_meld.high, table_meld.suit
-    lowest = LOW_ACE if ruleset.ace_low else 2
-    highest = HIGH_ACE if ruleset.ace_high else 13
-    dead = set() if ruleset.wild_rank_in_melds else set(ruleset.wild_ranks)
-    below, above, wilds, violations = _place_naturals(ruleset, table_meld, cards)
-    if violations:
-        return (*table_meld.cards, *cards), violations
-    new_low = min(below, default=low)
-    new_high = max(above, default=high)
-    gaps = (low - new_low - len(below)) + (new_high - high - len(above))
-    spare = len(wilds) - gaps
-    if spare < 0:
-        missing = [
-            str(Card(rank_of(v), suit))
-            for v in (*range(new_low, low), *range(high + 1, new_high + 1))
-            if v not in below and v not in above
-        ]
-        return (*table_meld.cards, *cards), [
-            Violation(
-                "run_not_consecutive",
-                {"detail": f"nothing fills {', '.join(missing)} next to {table_meld.span_text()}"},
-            )
-        ]
-    # Spare wild cards go to the named end; unnamed, to the high end unless that is an ace
-    # (docs/rules.md §2), and to the other end when a run has no room left on that side. A run
-    # spans at most 13 ranks: an ace never sits at both ends.
-    room_high = max(0, min(highest, new_low + 12) - new_high)
-    room_low = max(0, new_low - max(lowest, new_high - 12))
-    side = end or ("low" if new_high >= HIGH_ACE or room_high <= 0 else "high")
-    if end is None and side == "high" and room_high < spare:
-        side = "low"
-    if side == "high":
-        extend = min(spare, room_high) if end is None else spare
-        new_high += extend
-        new_low -= spare - extend
-    else:
-        extend = min(spare, room_low) if end is None else spare
-        new_low -= extend
-        new_high += spare - extend
-    wraps = new_low < LOW_ACE or new_high > HIGH_ACE or new_high - new_low > 12
-    if (
-        wraps
-        or new_low < lowest
-        or new_high > highest
-        or any(rank_of(v) in dead for v in range(new_low, new_high + 1))
-    ):
-        where = f"the {side} end of" if spare > 0 else "either end of"
-        return (*table_meld.cards, *cards), [
-            Violation(
-                "run_wraps_around" if wraps else "run_out_of_range",
-                {"detail": f"no room at {where} {table_meld.span_text()}"},
-            )
-        ]
-    spare_wilds = iter(wilds)
-    placed = {**below, **above}
-    existing = {table_meld.low + k: card for k, card in enumerate(_ascending(table_meld))}
-    ordered = [
-        existing.get(v) or placed.get(v) or next(spare_wilds) for v in range(new_low, new_high + 1)
-    ]
-    if table_meld.descending:
-        ordered.reverse()
-    return tuple(ordered), []
-
-
-def _place_naturals(
-    ruleset: Ruleset, table_meld: Meld, cards: Sequence[Card]
-) -> tuple[dict[int, Card], dict[int, Card], list[Card], list[Violation]]:
-    """The naturals laid off below and above a run, by value, the wild cards, and why a
-    natural fits at neither end (another suit, no free place)."""
-    assert table_meld.low is not None and table_meld.high is not None
-    low, high, suit = table_meld.low, table_meld.high, table_meld.suit
-    lowest = LOW_ACE if ruleset.ace_low else 2
-    highest = HIGH_ACE if ruleset.ace_high else 13
-    violations: list[Violation] = []
-    below: dict[int, Card] = {}
-    above: dict[int, Card] = {}
-    wilds: list[Card] = []
-    for card in cards:
-        if ruleset.is_wild(card):
-            wilds.append(card)
-            continue
-        if card.suit is not suit:
-            violations.append(
-                Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
-            )
-            continue
-        value = _place(card.rank, low, high, lowest, highest)  # type: ignore[arg-type]
-        if value is None or value in below or value in above:
-            violations.append(
-                Violation(
-                    "run_not_consecutive",
-                    {
-                        "detail": f"{card} has no free place at either end of"
-                        f" {table_meld.span_text()}"
-                    },
-                    card=str(card),
-                )
-            )
-        elif value < low:
-            below[value] = card
-        else:
-            above[value] = card
-    return below, above, wilds, violations
-
-
-def _ascending(meld: Meld) -> tuple[Card, ...]:
-    return tuple(reversed(meld.cards)) if meld.descending else meld.cards
-
-
-def _place(rank: Rank, low: int, high: int, lowest: int, highest: int) -> int | None:
-    """The value a natural takes beside a run spanning ``low..high``, if any end has room.
-
-    An ace takes whichever of its values lies nearer the run (below ``2H 3H``, above ``KH``).
-    """
-    candidates = [HIGH_ACE, LOW_ACE] if rank is Rank.ACE else [int(rank)]
-    fitting = [v for v in candidates if lowest <= v <= highest and (v < low or v > high)]
-    if not fitting:
-        return None
-    return min(fitting, key=lambda v: low - v if v < low else v - high)
 
 
 # --- joker swaps -----------------------------------------------------------------------------
@@ -574,6 +481,8 @@ def check_joker_swap(
     joker: int | None = None,
     meld_type: MeldType | None = None,
     players: int | None = None,
+    *,
+    jokers: int | None = None,
 ) -> SwapVerdict:
     """Take a wild card off the table by putting the natural it stands for in its place."""
     spec = ruleset.round(round_number)
@@ -611,7 +520,7 @@ def check_joker_swap(
     swapped = tuple(card if i == joker else c for i, c in enumerate(meld))
     result = read_meld(swapped, ruleset, table_meld.type)
     # The natural comes from the hand: with it, the meld may hold more copies than the decks.
-    violations.extend(copies_beyond(count_cards(swapped), ruleset.table(players)))
+    violations.extend(copies_beyond(count_cards(swapped), ruleset.table(players, jokers)))
     return SwapVerdict(not violations, result, taken, obligation, tuple(violations))
 
 
@@ -765,12 +674,18 @@ class Penalty:
     violations: tuple[Violation, ...] = ()
 
 
-def penalty(ruleset: Ruleset, cards: Sequence[Card], players: int | None = None) -> Penalty:
+def penalty(
+    ruleset: Ruleset,
+    cards: Sequence[Card],
+    players: int | None = None,
+    *,
+    jokers: int | None = None,
+) -> Penalty:
     """What the cards left in a hand cost at the end of a round.
 
     A hand no table could deal (more copies of a card, or more jokers, than the decks of the
     table hold: docs/rules.md §2) is still counted, card by card, and says why it cannot exist.
     """
     scored = tuple((card, ruleset.points(card)) for card in cards)
-    impossible = copies_beyond(count_cards(cards), ruleset.table(players))
+    impossible = copies_beyond(count_cards(cards), ruleset.table(players, jokers))
     return Penalty(sum(points for _, points in scored), scored, tuple(impossible))

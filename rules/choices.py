@@ -1,5 +1,6 @@
 """Every closed list of words the game uses, said once: meld types, when a contract went down,
-where a freed joker goes, the ruleset's own choices, and the most seats a table can have.
+how a meld's cards were given, where a freed joker goes, the ruleset's own choices, and the
+most seats a table can have.
 
 Each list is a ``Literal`` type, for mypy, and the tuple of its words, for whoever must check a
 value or document it (the web layer's schemas take their choices from here, never a copy).
@@ -15,6 +16,9 @@ MeldType = Literal["set", "run"]
 ContractDown = Literal["no", "this_turn", "earlier_turn"]
 #: Which end of a run a wild card is laid off at.
 End = Literal["low", "high"]
+#: How a meld's cards were given: as they lie on the table, or in any order (tapped on a
+#: phone), for the referee to lay out.
+Order = Literal["table", "any"]
 #: Where a joker freed by a swap must go.
 Obligation = Literal["own_meld_now", "table_this_turn", "hand"]
 #: The first turn a player may lay off after laying the contract.
@@ -33,6 +37,7 @@ FirstDealer = Literal["agreed", "highest_card"]
 MELD_TYPES: tuple[MeldType, ...] = get_args(MeldType)
 CONTRACT_DOWN: tuple[ContractDown, ...] = get_args(ContractDown)
 ENDS: tuple[End, ...] = get_args(End)
+ORDERS: tuple[Order, ...] = get_args(Order)
 OBLIGATIONS: tuple[Obligation, ...] = get_args(Obligation)
 LAYOFF_TIMINGS: tuple[LayoffTiming, ...] = get_args(LayoffTiming)
 SWAP_TIMINGS: tuple[SwapTiming, ...] = get_args(SwapTiming)

@@ -164,6 +164,13 @@ class TableSize:
     decks: int
     jokers: int
 
+    @property
+    def fewest_jokers(self) -> int:
+        """The fewest jokers such a table may shuffle in: one a deck (each deck comes with
+        two; the sheets give 2-4 jokers for two decks, 3-6 for three), never more than
+        ``jokers``."""
+        return min(self.decks, self.jokers)
+
 
 #: Penalty points by rank, ace first: tens for the court cards and the ten, fives below
 #: (the Liverpool sheets), and pips at face value (the Norwegian sheet).
@@ -490,12 +497,16 @@ class Ruleset:
     def round_count(self) -> int:
         return len(self.rounds)
 
-    def table(self, players: int | None = None) -> TableSize:
+    def table(self, players: int | None = None, jokers: int | None = None) -> TableSize:
         """Decks and jokers for ``players`` players; without a count, the largest table.
 
         docs/rules.md §5: not knowing the table must never make a legal meld illegal, so the default
-        is the most decks and the most jokers the ruleset allows.
+        is the most decks and the most jokers the ruleset allows. ``jokers`` is how many this
+        table really shuffled in, within what the ruleset allows a table of that size (any
+        table size's range, without ``players``).
         """
+        if jokers is not None:
+            return self._table_with_jokers(players, jokers)
         if players is None:
             return self.largest_table
         if not self.min_players <= players <= self.max_players:
@@ -508,6 +519,19 @@ class Ruleset:
             if players <= size.max_players:
                 return size
         return self.tables[-1]
+
+    def _table_with_jokers(self, players: int | None, jokers: int) -> TableSize:
+        table = self.table(players)
+        sizes = (table,) if players is not None else self.tables
+        fewest = min(size.fewest_jokers for size in sizes)
+        most = max(size.jokers for size in sizes)
+        if not fewest <= jokers <= most:
+            where = f"a table of {players}" if players is not None else "its tables"
+            raise RulesetError(
+                f"{self.id!r} plays with {fewest} to {most} jokers at {where}, not {jokers!r}",
+                field="jokers",
+            )
+        return dataclasses.replace(table, jokers=jokers)
 
     @functools.cached_property
     def largest_table(self) -> TableSize:

@@ -45,6 +45,10 @@ MESSAGES: Mapping[str, str] = MappingProxyType(
             "round {round} ends with a discard, so the melds may not use every card in hand"
         ),
         "too_many_copies": "{card} appears {count} times, but only {limit} are in play",
+        "contract_already_down": (
+            "a contract is laid once a round, and this player's is already down"
+            " (contract_down: {contract_down})"
+        ),
         "contract_not_down": "{detail}",
         "layoff_same_turn": "no lay-offs on the turn the contract is laid; wait for the next turn",
         "joker_locked": "{detail}",

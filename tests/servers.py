@@ -34,7 +34,7 @@ class Server:
             "HOST": "127.0.0.1",
             "WEB_CONCURRENCY": str(workers),
             "LOG_LEVEL": "info",
-            **environ,
+            **(env or {}),
         }
         self._out = open(log, "wb")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(

@@ -11,7 +11,8 @@ the checks take a shorter way, planned once from their own declared fields:
   client reads is marshmallow's;
 * :class:`ResponseSchema` writes the verdict's JSON text directly, as :class:`EncodedJSON`,
   which :class:`FastJSONProvider` — the app's JSON provider when the switch is on — sends as
-  it is;
+  it is; a schema that declares ``values_never_change`` (a round's contract) has each
+  object's text written once and recalled after that;
 * :func:`json_view` serves each check whose body a plan loads in place of webargs' and
   flask-smorest's wrappers around it — the documented view stays theirs, in the OpenAPI
   document and on the stock path — and hands every body or verdict its plans are not sure of
@@ -406,6 +407,37 @@ def _attributes_at_once(
 
 def schema_writer(schema: ma.Schema) -> Writer | None:
     """A function writing, as JSON text, what ``schema.dump`` makes of one object."""
+    write = _object_writer(schema)
+    if write is None or not getattr(schema, "values_never_change", False):
+        return write
+    return _written_once(write)
+
+
+#: How many objects a :func:`_written_once` writer remembers: every round of every preset.
+WRITTEN_ONCE = 1024
+
+
+def _written_once(write: Writer) -> Writer:
+    """``write`` for a schema whose objects are long-lived values that never change (a
+    preset's contracts): each object's text written once, then recalled by its identity. The
+    memory holds the object beside its text, so no other object can take that identity while
+    the text is remembered."""
+    memo: dict[int, tuple[Any, str]] = {}
+
+    def recall(obj: Any) -> str:
+        known = memo.get(id(obj))
+        if known is not None:
+            return known[1]
+        text = write(obj)
+        if len(memo) >= WRITTEN_ONCE:
+            memo.clear()  # house rulesets each bring their own contracts: start again
+        memo[id(obj)] = (obj, text)
+        return text
+
+    return recall
+
+
+def _object_writer(schema: ma.Schema) -> Writer | None:
     if schema.many:
         return None
     keys, getters, tables, writers = [], [], [], []

@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 from rules import MAX_SEATS, MELD_TYPES
 
 from ..fields import CardList, cards, integer
-from .common import ContractSchema, MeldSchema, round_field
+from .common import ContractSchema, MeldSchema, jokers_field, round_field
 from .rulesets import ruleset_field
 
 #: A hand to analyse: 12 dealt, one drawn, and every buy's two cards leave room to spare. The
@@ -32,6 +32,7 @@ class AnalysisRequestSchema(ma.Schema):
             " it, the largest table the ruleset allows."
         },
     )
+    jokers = jokers_field()
 
 
 class PartialMeldSchema(ma.Schema):

@@ -7,7 +7,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from rules import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS
+from rules import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS, ORDERS
 
 from ..fastjson import RequestSchema, ResponseSchema
 from ..fields import CardField, CardList, cards, integer
@@ -18,6 +18,7 @@ from .common import (
     ContractSchema,
     MeldSchema,
     ViolationSchema,
+    jokers_field,
     round_field,
 )
 from .rulesets import ruleset_field
@@ -152,6 +153,21 @@ def _players() -> fields.Integer:
     )
 
 
+def _order(runs: str) -> fields.String:
+    return fields.String(
+        validate=validate.OneOf(ORDERS),
+        metadata={
+            "description": f"How {runs} given: `table` (the default), as the cards lie, a run"
+            " read in that order; `any`, in any order (tapped on a phone): the referee lays"
+            " each run out itself — naturals in rank order, wild cards into the gaps, a spare"
+            " wild card at the high end, or at the low end where the high end is an ace or"
+            " illegal — judges that arrangement and answers it as the meld's `cards`, with"
+            " each wild card's reading. Sets are read in any order either way.",
+            "example": "any",
+        },
+    )
+
+
 def _meld_type(description: str) -> fields.String:
     return fields.String(validate=validate.OneOf(MELD_TYPES), metadata={"description": description})
 
@@ -175,8 +191,13 @@ class MeldCheckSchema(RequestSchema):
         max_items=MAX_MELD,
         metadata={"description": "One meld, in table order."},
     )
-    type = _meld_type("Read the cards as this; without it, as whichever they plainly are.")
+    type = _meld_type(
+        "Read the cards as this; without it, as whichever they plainly are (in any order,"
+        " naturals all of one rank are a set)."
+    )
     players = _players()
+    jokers = jokers_field()
+    order = _order("the cards are")
 
 
 class ContractCheckSchema(RequestSchema):
@@ -201,6 +222,17 @@ class ContractCheckSchema(RequestSchema):
         },
     )
     players = _players()
+    jokers = jokers_field()
+    order = _order("each meld's cards are")
+    contract_down = fields.String(
+        validate=validate.OneOf(CONTRACT_DOWN),
+        metadata={
+            "description": "Whether the player's contract is down already, the moment before"
+            " this one: `no` (the default); `this_turn` or `earlier_turn` — a contract is laid"
+            " once a round, so the verdict is invalid with `contract_already_down`.",
+            "example": "no",
+        },
+    )
 
 
 def _table_meld() -> fields.List[Any]:
@@ -221,7 +253,10 @@ class LayoffCheckSchema(RequestSchema):
         required=True,
         min_items=1,
         max_items=MAX_MELD,
-        metadata={"description": "The cards added from hand."},
+        metadata={
+            "description": "The cards added from hand, in any order: each goes where it fits"
+            " (naturals by rank, wild cards into the gaps, then at `end`)."
+        },
     )
     contract_down = _contract_down()
     end = fields.String(
@@ -233,6 +268,8 @@ class LayoffCheckSchema(RequestSchema):
     )
     type = _meld_type("The table meld's type, where its cards leave it open.")
     players = _players()
+    jokers = jokers_field()
+    order = _order("the table meld's cards are (the added `cards` may always come in any order)")
 
 
 class JokerSwapCheckSchema(RequestSchema):
@@ -250,6 +287,7 @@ class JokerSwapCheckSchema(RequestSchema):
     contract_down = _contract_down()
     type = _meld_type("The table meld's type, where its cards leave it open.")
     players = _players()
+    jokers = jokers_field()
 
 
 def _seat(description: str, **kwargs: Any) -> fields.Integer:
@@ -324,3 +362,4 @@ class HandPenaltySchema(RequestSchema):
         metadata={"description": "The cards left in hand."},
     )
     players = _players()
+    jokers = jokers_field()

@@ -14,7 +14,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from rules import MELD_TYPES
+from rules import MAX_SEATS, MELD_TYPES
 
 from ..fields import CardList, integer
 
@@ -22,6 +22,21 @@ MAX_HAND = 200
 MAX_MELD = 60
 MAX_MELDS = 12
 MAX_ROUND = 20
+
+
+def jokers_field() -> fields.Integer:
+    """How many jokers this table shuffled in (beside ``players``)."""
+    return integer(
+        validate=validate.Range(0, MAX_SEATS),
+        metadata={
+            "description": "How many jokers this table actually shuffled in, within the"
+            " ruleset's range for the table size (at least one a deck, at most the ruleset's"
+            " count: a Liverpool table of four plays with 2, 3 or 4; without `players`, any"
+            " table size's range); copies of jokers are limited by it. Outside the range: a"
+            " 422 naming `jokers`. Without it, the ruleset's count for the table.",
+            "example": 3,
+        },
+    )
 
 
 def round_field() -> fields.Integer:
@@ -38,6 +53,10 @@ class MeldSpecSchema(ma.Schema):
 
 
 class ContractSchema(ma.Schema):
+    #: A round's contract is part of its ruleset, which never changes once made: the fast
+    #: path (api.fastjson) writes each contract's text once.
+    values_never_change = True
+
     melds = fields.List(fields.Nested(MeldSpecSchema), required=True)
     text = fields.String(required=True, metadata={"example": "1 set + 1 run"})
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from .engine import Connection, Storage, default_url, make_engine
 from .errors import StorageError, StorageUnavailable
-from .schema import migrate
+from .schema import check_serving, migrate
 
 __all__ = [
     "Connection",
     "Storage",
     "StorageError",
     "StorageUnavailable",
+    "check_serving",
     "default_url",
     "make_engine",
     "migrate",

@@ -5,20 +5,37 @@ gunicorn instances share one PostgreSQL); the web layer falls back to an SQLite 
 instance folder. SQLite gets WAL (readers never wait for the writer), a busy timeout, and
 writes that start with ``BEGIN IMMEDIATE`` so that two writers queue up at the start of their
 transactions instead of one failing half-way with "database is locked".
+
+Nothing waits on the database without a bound: a connection is given ``connect_timeout``
+seconds, a statement ``statement_timeout`` (PostgreSQL's own ``statement_timeout``, and on the
+client a deadline for an answer that never comes, as from a server cut off behind a silent
+network; SQLite's busy timeout) — well inside gunicorn's 30 s worker timeout. Past them, or when
+the database refuses or drops the connection, the transaction raises
+:class:`StorageUnavailable`.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, text
+import psycopg
+from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import SQLAlchemyError
 
 from .errors import StorageUnavailable
+
+#: Seconds the client waits beyond PostgreSQL's statement_timeout before it gives up on an
+#: answer: the server's own timeout, which leaves the connection usable, comes first.
+CLIENT_GRACE = 1.0
+#: Connections an SQLite engine opens beyond its five kept ones, when that many threads want
+#: one at once (SQLite connections are only open files).
+POOL_OVERFLOW = 64
+#: PostgreSQL's code for a table that is not there: the schema is missing, not the SQL wrong.
+UNDEFINED_TABLE = "42P01"
 
 
 def default_url(instance_path: str | Path) -> str:
@@ -26,18 +43,81 @@ def default_url(instance_path: str | Path) -> str:
     return f"sqlite:///{path}"
 
 
-def make_engine(url: str | URL) -> Engine:
+class BoundedConnection(psycopg.Connection[Any]):
+    """A psycopg connection that waits at most ``answer_within`` seconds for any answer.
+
+    psycopg waits for the server without a limit; behind a network that swallows packets (or a
+    proxy that stopped forwarding them) a query would wait for ever. Every exchange goes
+    through :meth:`wait`, so a default timeout there bounds them all; a connection that timed
+    out is in an unknown state and is closed, so that the pool discards it.
+    """
+
+    answer_within: float | None = None
+
+    def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+        if timeout is None:
+            timeout = self.answer_within
+        try:
+            return super().wait(gen, interval, timeout)
+        except psycopg.OperationalError:
+            if timeout is not None and not self.closed:
+                self.pgconn.finish()
+            raise
+
+
+def make_engine(
+    url: str | URL, *, connect_timeout: float = 3, statement_timeout: float | None = None
+) -> Engine:
+    """An engine for ``url``; ``statement_timeout`` None lets statements run as long as they
+    need (migrations, which wait on each other's lock)."""
     url = make_url(url)
     if url.get_backend_name() == "sqlite":
         if url.database and url.database != ":memory:":
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
-        _sqlite_transactions(engine)
+        busy = statement_timeout if statement_timeout is not None else 30
+        # As many connections as a worker has threads (gunicorn.conf.py): a reader never
+        # queues behind writers waiting for the lock, and none waits long for one.
+        engine = create_engine(
+            url,
+            connect_args={"timeout": busy},
+            pool_size=5,
+            max_overflow=POOL_OVERFLOW,
+            pool_timeout=connect_timeout,
+        )
+        _sqlite_transactions(engine, busy)
+        if url.database and url.database != ":memory:":
+            _sqlite_file_identity(engine, url.database)
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    connect_args: dict[str, Any] = {"connect_timeout": max(1, round(connect_timeout))}
+    if statement_timeout is not None:
+        milliseconds = int(statement_timeout * 1000)
+        connect_args["options"] = (
+            f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}"
+            f" -c idle_in_transaction_session_timeout={milliseconds * 4}"
+        )
+    engine = create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=5,
+        max_overflow=5,
+        pool_timeout=connect_timeout,
+        connect_args=connect_args,
+    )
+    if url.get_backend_name() == "postgresql" and url.get_driver_name() == "psycopg":
+        answer_within = None if statement_timeout is None else statement_timeout + CLIENT_GRACE
+        _bounded_connections(engine, answer_within)
+    return engine
 
 
-def _sqlite_transactions(engine: Engine) -> None:
+def _bounded_connections(engine: Engine, answer_within: float | None) -> None:
+    @event.listens_for(engine, "do_connect")
+    def connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
+        connection = BoundedConnection.connect(*cargs, **cparams)
+        connection.answer_within = answer_within
+        return connection
+
+
+def _sqlite_transactions(engine: Engine, busy_timeout: float) -> None:
     """Let SQLAlchemy, not the sqlite3 module, say when transactions begin, and how."""
 
     @event.listens_for(engine, "connect")
@@ -47,7 +127,7 @@ def _sqlite_transactions(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -56,11 +136,58 @@ def _sqlite_transactions(engine: Engine) -> None:
         connection.exec_driver_sql(f"BEGIN {mode}")
 
 
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path``, None when there is none."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _sqlite_file_identity(engine: Engine, path: str) -> None:
+    """Remember which file each connection opened, and never hand out one whose file is gone.
+
+    A connection to an SQLite file that was deleted or replaced goes on reading and writing
+    the old file, which nobody will ever open again: writes into it are lost. A connection is
+    checked when the pool hands it out (and a stale one is replaced); a write is checked again
+    before it commits (:meth:`Storage.transaction`).
+    """
+
+    @event.listens_for(engine, "connect")
+    def opened(_dbapi_connection: Any, record: Any) -> None:
+        record.info["file_identity"] = file_identity(path)
+
+    @event.listens_for(engine, "checkout")
+    def checkout(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if record.info.get("file_identity") != file_identity(path):
+            raise exc.DisconnectionError(f"the database file {path} was deleted or replaced")
+
+
+def _unavailable(error: exc.SQLAlchemyError) -> StorageUnavailable | None:
+    """The database failing to serve (not the SQL being wrong): unreachable, timed out, busy,
+    or without its tables."""
+    if isinstance(error, exc.OperationalError | exc.InterfaceError | exc.TimeoutError):
+        return StorageUnavailable(error)
+    if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
+        return StorageUnavailable(error)
+    if getattr(getattr(error, "orig", None), "sqlstate", None) == UNDEFINED_TABLE:
+        return StorageUnavailable(error, "the database has no schema")
+    return None
+
+
 class Storage:
     """One app's database: its engine, and the transactions every read and write runs in."""
 
-    def __init__(self, url: str | URL) -> None:
-        self.engine = make_engine(url)
+    def __init__(
+        self, url: str | URL, *, connect_timeout: float = 3, statement_timeout: float = 5
+    ) -> None:
+        self.engine = make_engine(
+            url, connect_timeout=connect_timeout, statement_timeout=statement_timeout
+        )
+        #: The SQLite file, when the database is one: checked before a write commits.
+        database = self.engine.url.database if self.is_sqlite else None
+        self.sqlite_path = database if database and database != ":memory:" else None
 
     @property
     def is_sqlite(self) -> bool:
@@ -72,24 +199,40 @@ class Storage:
 
         ``write`` says the transaction will change the database: on SQLite it then takes the
         write lock at its start (BEGIN IMMEDIATE, see :func:`_sqlite_transactions`), so a
-        writer waits its turn instead of failing when it first writes.
+        writer waits its turn instead of failing when it first writes, and its file is checked
+        to be still the database's before the write is committed.
         """
-        with self.engine.connect() as connection:
-            if write and self.is_sqlite:
-                connection.execution_options(sqlite_begin="IMMEDIATE")
-            with connection.begin():
-                yield connection
+        try:
+            with self.engine.connect() as connection:
+                if write and self.is_sqlite:
+                    connection.execution_options(sqlite_begin="IMMEDIATE")
+                with connection.begin():
+                    yield connection
+                    if write and self.sqlite_path is not None:
+                        self._still_the_file(connection)
+        except exc.SQLAlchemyError as error:
+            unavailable = _unavailable(error)
+            if unavailable is None:
+                raise
+            raise unavailable from error
+
+    def _still_the_file(self, connection: Connection) -> None:
+        assert self.sqlite_path is not None
+        opened = connection.connection.info.get("file_identity")
+        if opened is None or opened != file_identity(self.sqlite_path):
+            # The pool replaces the connection when it is next handed out (see checkout).
+            raise StorageUnavailable(
+                FileNotFoundError(self.sqlite_path),
+                "the database file was deleted or replaced while this request was served",
+            )
 
     def ping(self) -> None:
         """Ask the database something; :class:`StorageUnavailable` if it cannot answer."""
-        try:
-            with self.engine.connect() as connection:
-                connection.execute(text("SELECT 1"))
-        except SQLAlchemyError as error:
-            raise StorageUnavailable(error) from error
+        with self.transaction() as connection:
+            connection.execute(text("SELECT 1"))
 
     def dispose(self) -> None:
         self.engine.dispose()
 
 
-__all__ = ["Connection", "Storage", "default_url", "make_engine"]
+__all__ = ["Connection", "Storage", "default_url", "file_identity", "make_engine"]

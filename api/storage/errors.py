@@ -124,10 +124,10 @@ class IdempotencyConflict(StorageError):
 
 
 class StorageUnavailable(StorageError):
-    """The database cannot be reached."""
+    """The database cannot serve: unreachable, too slow to answer, or not the code's schema."""
 
-    def __init__(self, cause: BaseException) -> None:
-        super().__init__("the database is unreachable")
+    def __init__(self, cause: BaseException, reason: str = "the database is unreachable") -> None:
+        super().__init__(reason)
         self.cause = cause
 
 

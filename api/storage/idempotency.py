@@ -6,6 +6,11 @@ was made, so it sends the same request again with the same key. The first answer
 have arrived. The edit token is never stored in the clear: the kept answer is encrypted with a
 key derived from the Idempotency-Key, which only the client has (the table keeps the key's
 SHA-256 to find the row, not the key). Keys should therefore be random, like a UUID.
+
+A claim is a lease: the request that claimed a key may die before it answers (its worker
+killed, or timed out) and cannot release it then. A pending claim older than the lease (a
+minute by default, far longer than any request is served) is taken over by the next request
+with the key, which then serves it afresh.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from .errors import IdempotencyConflict, IdempotencyMismatch
 from .tables import idempotency_keys as keys
 
 LIFETIME = timedelta(hours=24)
+#: How long a pending claim holds before a retry may take it over (the web layer's setting).
+LEASE = timedelta(seconds=60)
 
 
 def key_hash(key: str) -> str:
@@ -57,12 +64,34 @@ def _find(connection: Connection, hashed: str) -> Row[Any] | None:
     return connection.execute(select(keys).where(keys.c.key_hash == hashed)).one_or_none()
 
 
-def claim(connection: Connection, key: str, body: Any) -> Kept | None:
+def _take_over(connection: Connection, row: Row[Any], now: datetime, lease: timedelta) -> bool:
+    """Take a pending claim whose lease ran out; False if it holds (or someone else took it)."""
+    if _aware(row.created_at) >= now - lease:
+        return False
+    taken = connection.execute(
+        update(keys)
+        .where(
+            keys.c.key_hash == row.key_hash,
+            keys.c.state == "pending",
+            keys.c.created_at == row.created_at,
+        )
+        .values(created_at=now)
+    )
+    return taken.rowcount == 1
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes; they were written in UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def claim(connection: Connection, key: str, body: Any, lease: timedelta = LEASE) -> Kept | None:
     """Claim ``key`` for this request, or return the answer kept for it.
 
-    Returns None when this request is the first with the key (the caller serves it and
-    calls :func:`keep`); raises :class:`IdempotencyMismatch` when the key came with another
-    body, :class:`IdempotencyConflict` while the first request with it is still being served.
+    Returns None when this request is the first with the key, or takes over a claim whose
+    lease ran out (the caller serves it and calls :func:`keep`); raises
+    :class:`IdempotencyMismatch` when the key came with another body,
+    :class:`IdempotencyConflict` while the first request with it is still being served.
     """
     hashed = key_hash(key)
     wanted = request_hash(body)
@@ -83,6 +112,8 @@ def claim(connection: Connection, key: str, body: Any) -> Kept | None:
                 ) from None
     if row.request_hash != wanted:
         raise IdempotencyMismatch()
+    if row.state != "done" and _take_over(connection, row, now, lease):
+        return None
     if row.state != "done" or row.answer is None or row.status is None:
         raise IdempotencyConflict(
             "the first request with this Idempotency-Key is still being served"

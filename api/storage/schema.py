@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import fcntl
+import functools
 import logging
+import os
 from pathlib import Path
 
 from alembic import command
@@ -13,7 +15,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import URL, make_url
 
-from .engine import make_engine
+from .engine import Storage, make_engine
+from .errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -81,4 +84,43 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
-__all__ = ["alembic_config", "current_revision", "migrate"]
+@functools.cache
+def head_revision() -> str | None:
+    """The newest migration: the revision the code expects the schema at."""
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
+#: Below this much free space on an SQLite database's disk, writes are about to fail.
+MIN_FREE_BYTES = 1024 * 1024
+
+
+def check_serving(storage: Storage) -> None:
+    """Whether sheets can be served: :class:`StorageUnavailable`, with the reason, if not.
+
+    The database must answer (within the storage's timeouts) and hold the schema at the code's
+    revision; an SQLite file must also be there (connecting would make an empty one), be
+    writable, and have room left on its disk. Nothing here waits for the write lock.
+    """
+    path = storage.sqlite_path
+    if path is not None:
+        folder = os.path.dirname(path) or "."
+        if not os.path.isfile(path):
+            raise StorageUnavailable(FileNotFoundError(path), "the SQLite database file is missing")
+        if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK):
+            raise StorageUnavailable(
+                PermissionError(path), "the SQLite database file is not writable"
+            )
+        disk = os.statvfs(folder)
+        if disk.f_bavail * disk.f_frsize < MIN_FREE_BYTES:
+            raise StorageUnavailable(OSError(path), "the disk holding the database is full")
+    with storage.transaction() as connection:
+        revision = MigrationContext.configure(connection).get_current_revision()
+    head = head_revision()
+    if revision != head:
+        raise StorageUnavailable(
+            LookupError(revision),
+            f"the database schema is at revision {revision or 'none'}, the code's is {head}",
+        )
+
+
+__all__ = ["alembic_config", "check_serving", "current_revision", "head_revision", "migrate"]

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields
@@ -124,8 +125,15 @@ _DELETE = delete(matches).where(matches.c.id == bindparam("match_id"))
 # --- loading and creating -----------------------------------------------------------------------
 
 
+#: What a sheet id can be (URL-safe base64, as :func:`new_match_id` makes them); anything else
+#: names no sheet and is never sent to the database (PostgreSQL refuses a NUL in a string).
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def load(connection: Connection, match_id: str, *, for_update: bool = False) -> Sheet:
     """The stored sheet ``match_id``; :class:`SheetNotFound` if there is none."""
+    if _MATCH_ID.fullmatch(match_id) is None:
+        raise SheetNotFound(match_id)
     # PostgreSQL: writers to one sheet queue at FOR UPDATE. SQLite's BEGIN IMMEDIATE did already.
     statement = _SELECT_FOR_UPDATE if for_update else _SELECT
     row = connection.execute(statement, {"match_id": match_id}).one_or_none()

@@ -75,10 +75,13 @@ def analyse_hand(
     round_number: int,
     hand: Sequence[Card],
     players: int | None = None,
+    *,
+    jokers: int | None = None,
 ) -> Analysis:
     """Whether ``hand`` can lay the round's contract now, the best way to, or what it lacks.
 
-    ``hand`` is every card the player holds. A hand holding more copies of a card (or more
+    ``hand`` is every card the player holds (``jokers``: how many the table shuffled in, when
+    it is not the ruleset's count). A hand holding more copies of a card (or more
     jokers) than the decks of the table hold cannot exist, and raises :class:`MoveError` (the
     contract check would report ``too_many_copies`` for any melds from it).
 
@@ -91,8 +94,8 @@ def analyse_hand(
     [('set', ('9',)), ('run', ())]
     """
     rules = round_rules(ruleset, round_number)
-    table = ruleset.table(players)
-    require_possible_hand(ruleset, hand, players, field="hand")
+    table = ruleset.table(players, jokers)
+    require_possible_hand(ruleset, hand, players, field="hand", jokers=jokers)
     counted = Hand(rules, hand, table.decks, table.jokers)
     # A whole-hand round where some natural can never find a meld: nothing to search.
     hopeless = rules.whole_hand and not counted.whole_hand_possible()

@@ -60,12 +60,15 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 #: Values put in place of each field, and of each card: right, wrong, and wrong in type.
 ODD: list[Any] = [
     None, True, 0, 2, 7, 12, 21, 10**20, 1.0, "", "7h", "7H\n", "T♥", "jk", "ZZ", "run",
-    "low", "earlier_turn", "may-i", "poker", [], {}, [[]], ["7H"], [["7H", "7S", "7D"]], [1],
+    "low", "earlier_turn", "this_turn", "no", "any", "table", "may-i", "poker", [], {}, [[]], ["7H"], [["7H", "7S", "7D"]], [1],
     [None], ["set", None], {"base": "liverpool", "options": {"buy_limit": 2}},
     {"base": "liverpool", "options": {"nope": 1}}, {"2": 1},
 ]  # fmt: skip
 CARD_VALUES: list[Any] = ["KD", "10c", "A♠", "2♡", "JK", "ZZ", "1H", "7H ", 7, None, ["7H"]]
-OPTIONAL = ("hand", "players", "types", "type", "end", "joker", "previous_buyer", "down", "x")
+OPTIONAL = (
+    "hand", "players", "types", "type", "end", "joker", "previous_buyer", "down", "order",
+    "jokers", "contract_down", "x",
+)  # fmt: skip
 
 
 def _bodies(example: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -97,6 +100,7 @@ def _contract_bodies() -> Iterator[dict[str, Any]]:
         [["4H", "5H", "6H", "7H"], ["8C", "9C", "10C", "JC"], ["2S", "2D", "2C"]],
         [["QH", "KH", "AH", "2H"]],
         [["JK", "JK", "JK"], ["7H", "7S", "7D"]],
+        [["7S", "JK", "7H"], ["QH", "10H", "JK", "JH"]],  # a run in any order
     ]
     rulesets = ["liverpool", "shanghai", "may-i", {"base": "liverpool", "options": {}}]
     for ruleset, round_number, laid in itertools.product(rulesets, (1, 2, 3, 6), melds):
@@ -104,12 +108,40 @@ def _contract_bodies() -> Iterator[dict[str, Any]]:
         yield body
         yield {**body, "hand": [card for meld in laid for card in meld] + ["KD"], "players": 3}
         yield {**body, "types": ["set"] + [None] * (len(laid) - 1)}
+        # The card order, the jokers at the table, a contract already down.
+        yield {**body, "order": "any", "players": 4, "jokers": 2}
+        yield {**body, "order": "any", "types": ["run"] * len(laid), "jokers": 5}
+        yield {**body, "contract_down": "this_turn", "order": "table"}
+
+
+def _order_and_jokers_bodies() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Runs given in any order, tables with fewer jokers, and what each refuses."""
+    shuffled = ["QH", "10H", "KH", "JK", "JH"]
+    for order, jokers, players in itertools.product(
+        ("any", "table"), (None, 1, 2, 4, 7), (None, 4)
+    ):
+        extra = {"order": order, "jokers": jokers, "players": players}
+        extra = {key: value for key, value in extra.items() if value is not None}
+        for cards in (shuffled, ["AH", "3H", "JK", "2H"], ["KH", "2H", "AH", "3H"], ["7H", "JK"]):
+            yield "/v1/checks/meld", {"ruleset": "liverpool", "cards": cards, **extra}
+        for meld, cards in (
+            (shuffled, ["9H", "JK"]),
+            (["JH", "QH", "KH", "AH"], ["2H"]),
+            (["7S", "7H", "JK"], ["JK", "7D"]),
+        ):
+            body = {"ruleset": "liverpool", "round": 3, "meld": meld, "cards": cards}
+            yield "/v1/checks/layoff", {**body, "contract_down": "earlier_turn", **extra}
+        extra.pop("order", None)
+        swap = {**EXAMPLES["/v1/checks/joker-swap"], **extra}
+        yield "/v1/checks/joker-swap", swap
+        yield "/v1/hands/penalty", {"ruleset": "may-i", "cards": ["JK", "JK", "2C"], **extra}
 
 
 def _corpus() -> Iterator[tuple[str, dict[str, Any]]]:
     for path, example in EXAMPLES.items():
         for body in _bodies(example):
             yield path, body
+    yield from _order_and_jokers_bodies()
     for body in _contract_bodies():
         yield "/v1/checks/contract", body
 
@@ -264,3 +296,31 @@ def test_a_card_is_exactly_what_the_pattern_admits() -> None:
     for spelling in ("joker", "JOKER", " 7H", "7H\n", "10 H"):  # the engine reads some of these
         with pytest.raises(ma.ValidationError, match="not a card"):
             field.deserialize(spelling)
+
+
+def test_contracts_written_once_are_the_schemas_own_text() -> None:
+    """A contract's text is remembered by the object's identity: every preset's contracts, and
+    fresh house contracts made and dropped one after another (so that a dropped one's identity
+    passes to the next), past the memory's bound, still read exactly as marshmallow and Flask
+    write them."""
+    import json
+
+    from api.fastjson import WRITTEN_ONCE, schema_writer
+    from api.schemas.common import ContractSchema
+    from rules import PRESETS, Contract
+
+    schema = ContractSchema()
+    write = schema_writer(schema)
+    assert write is not None
+
+    def flask_text(contract: Contract) -> str:
+        return json.dumps(schema.dump(contract), separators=(",", ":"))
+
+    presets = [spec.contract for ruleset in PRESETS.values() for spec in ruleset.rounds]
+    for contract in presets:
+        assert write(contract) == flask_text(contract)
+    for n in range(2 * WRITTEN_ONCE + 7):
+        fresh = Contract.parse(f"{n % 5 + 1} sets + {n % 3 + 1} runs of {n % 7 + 4}")
+        assert write(fresh) == flask_text(fresh)
+    for contract in presets:
+        assert write(contract) == flask_text(contract)

@@ -216,6 +216,13 @@ VIOLATIONS = [
         None,
         None,
     ),
+    (
+        "contract_already_down",
+        CONTRACT,
+        {"ruleset": "liverpool", "round": 1, "melds": [SET_7, SET_K], "contract_down": "this_turn"},
+        None,
+        None,
+    ),
 ]
 
 REFUSALS = [

@@ -7,8 +7,9 @@ a ``2xx``, one it calls invalid a ``4xx``, and none may be slow.
 
 One kind of rule JSON Schema cannot state: a field valid only *relative to another* — round 9
 exists in ``liverpool-9`` but not in ``liverpool``, ``players`` must be within the ruleset's
-range, a seat must be below ``seats``, ``joker`` must be a position of ``meld``, and house
-options must agree with each other. The document says so in words; :func:`consistent` makes
+range, ``jokers`` within the ruleset's range for that table size, a seat must be below
+``seats``, ``joker`` must be a position of ``meld``, and house options must agree with each
+other. The document says so in words; :func:`consistent` makes
 the *positive* cases obey those rules before they are sent, using only what the API itself
 publishes (``GET /v1/rulesets/{id}``). Negative cases go out as generated.
 
@@ -84,8 +85,13 @@ def consistent(body: dict[str, Any], path: str) -> None:
         body["round"] = _within(body["round"], 1, preset["round_count"])
     if "players" in body:
         body["players"] = _within(body["players"], low, high)
+    if "jokers" in body:
+        sizes = _table_sizes(preset, body.get("players"))
+        fewest = min(min(size["decks"], size["jokers"]) for size in sizes)
+        body["jokers"] = _within(body["jokers"], fewest, max(size["jokers"] for size in sizes))
     if path == "/v1/hands/analysis":
-        body["hand"] = _possible_hand(body["hand"], preset, body.get("players")) or ["2C"]
+        hand = _possible_hand(body["hand"], preset, body.get("players"), body.get("jokers"))
+        body["hand"] = hand or ["2C"]
     if path == "/v1/checks/joker-swap":
         meld = body["meld"]
         wild = [i for i, card in enumerate(meld) if _is_wild(card, preset)]
@@ -108,13 +114,22 @@ def consistent(body: dict[str, Any], path: str) -> None:
             body["down"] = list(dict.fromkeys(s % seats for s in body["down"]))
 
 
-def _possible_hand(cards: list[str], preset: dict[str, Any], players: int | None) -> list[str]:
+def _table_sizes(preset: dict[str, Any], players: int | None) -> list[dict[str, Any]]:
+    """The table size ``players`` play at, or every size the ruleset has."""
+    sizes: list[dict[str, Any]] = preset["tables"]
+    table = next((t for t in sizes if players is not None and players <= t["max_players"]), None)
+    return [table] if table else sizes
+
+
+def _possible_hand(
+    cards: list[str], preset: dict[str, Any], players: int | None, jokers: int | None
+) -> list[str]:
     """The cards, less copies beyond what the table's decks (or jokers) hold: a hand no table
     could deal is rightly refused."""
-    sizes = preset["tables"]
-    table = next((t for t in sizes if players is not None and players <= t["max_players"]), None)
-    decks = table["decks"] if table else max(t["decks"] for t in sizes)
-    jokers = table["jokers"] if table else max(t["jokers"] for t in sizes)
+    sizes = _table_sizes(preset, players)
+    decks = max(t["decks"] for t in sizes)
+    if jokers is None:
+        jokers = max(t["jokers"] for t in sizes)
     kept: list[str] = []
     counts: dict[str, int] = {}
     for card in cards:

@@ -11,18 +11,17 @@ How each kind maps onto our checks:
     ``read_meld(cards, ruleset, type).valid``. The peer's ``isValidRun`` is positional, and our
     runs are read in table order, so those vectors are replayed as given. The peer's
     ``normalizeRunCards`` vectors ask something else: "can these cards, in any order, lie on the
-    table as a run?" — its lay-down sorts them before they are placed. Our API takes a run in
-    table order from the client, so the replay plays that client: :func:`arrange_run` lays the
-    cards out as the peer's normalizer does (naturals in rank order, wilds in the gaps, spare
-    wilds at the high end, else the low end) and *our engine* judges every arrangement it tries;
-    the vector's outcome is whether any of them is a legal run. No rule lives in the arranger:
-    it never decides legality, it only proposes orders.
+    table as a run?" — its lay-down sorts them before they are placed. That is our checks'
+    ``order="any"``: ``check_meld(ruleset, cards, "run", order="any")``, the engine laying the
+    run out itself (naturals in rank order, wilds in the gaps, a spare wild at the high end,
+    else the low end) and judging that arrangement.
 ``contract``
     ``check_contract(ruleset, round, melds, hand=..., types=...)`` with the declared meld types.
     Turn-machine vectors give the hand before the draw and the card drawn; both make the hand.
-    ``LAY_DOWN`` / ``canLayDown`` vectors have their runs arranged as above (the peer sorts them
-    before it checks); ``validateContractMelds`` / ``meetsContract`` ones are checked as given.
-    ``validMelds`` (no round) is every meld read as its declared type.
+    ``LAY_DOWN`` / ``canLayDown`` vectors are checked with ``order="any"`` (the peer sorts their
+    runs before it checks); ``validateContractMelds`` / ``meetsContract`` ones as given. A
+    player already down (``is_down``) asks with ``contract_down``. ``validMelds`` (no round) is
+    every meld read as its declared type.
 ``layoff``
     ``check_layoff``; ``contract_down`` is "no" when the player is not down, "this_turn" when
     the contract was laid this turn, else "earlier_turn" (also when the vector tests the card
@@ -61,6 +60,7 @@ from rules import (
     check_contract,
     check_joker_swap,
     check_layoff,
+    check_meld,
     parse_cards,
     penalty,
     read_meld,
@@ -145,44 +145,6 @@ def _verdict(valid: bool, violations: Sequence[Any], detail: str | None = None) 
     )
 
 
-# --- arranging a run the way the peer's lay-down does ---------------------------------------------
-
-
-def arrange_run(cards: Sequence[Card], ruleset: Ruleset) -> tuple[Card, ...]:
-    """A table order for ``cards`` as a run, as the peer's ``normalizeRunCards`` lays it out.
-
-    Naturals in rank order, wild cards in the gaps between them, spare wild cards at the high
-    end first and then, one by one, moved to the low end. Each arrangement is read by *our*
-    engine; the first legal one is returned, else the plain sorted one (which our engine then
-    refuses with its own reason). The arranger proposes orders only — it applies no rule.
-    """
-    wilds = [card for card in cards if ruleset.is_wild(card)]
-    naturals = [card for card in cards if not ruleset.is_wild(card)]
-    candidates: list[tuple[Card, ...]] = []
-    ace_values = [v for v, ok in ((14, ruleset.ace_high), (1, ruleset.ace_low)) if ok]
-    for ace in ace_values:
-
-        def value(card: Card, ace: int = ace) -> int:
-            return ace if card.rank is Rank.ACE else int(card.rank)  # type: ignore[arg-type]
-
-        ordered = sorted(naturals, key=value)
-        spare = list(wilds)
-        body: list[Card] = []
-        for previous, card in zip([None, *ordered], ordered, strict=False):
-            if previous is not None:
-                gap = value(card) - value(previous) - 1
-                for _ in range(max(gap, 0)):
-                    if spare:
-                        body.append(spare.pop())
-            body.append(card)
-        for low in range(len(spare) + 1):
-            candidates.append((*spare[:low], *body, *spare[low:]))
-    for candidate in candidates:
-        if read_meld(candidate, ruleset, "run").valid:
-            return candidate
-    return candidates[0] if candidates else tuple(cards)
-
-
 # --- the kinds ---------------------------------------------------------------------------------
 
 
@@ -198,9 +160,10 @@ def _is_normalizer(vector: Vector) -> bool:
 def _replay_run(vector: Vector, ruleset: Ruleset) -> Replay:
     cards = _cards(vector.cards)
     if _is_normalizer(vector):
-        cards = arrange_run(cards, ruleset)
-    meld = read_meld(cards, ruleset, "run")
-    shown = " ".join(map(str, cards))
+        meld = check_meld(ruleset, cards, "run", order="any")
+    else:
+        meld = read_meld(cards, ruleset, "run")
+    shown = " ".join(map(str, meld.cards))
     return _verdict(meld.valid, meld.violations, f"read as [{shown}]: {_why(meld.violations)}")
 
 
@@ -214,13 +177,12 @@ def _replay_contract(vector: Vector, ruleset: Ruleset) -> Replay:
     context = vector.context
     melds = [_cards(meld["cards"]) for meld in context["melds"]]
     types = [meld["type"] for meld in context["melds"]]
-    if _lays_down(vector):
-        melds = [
-            arrange_run(cards, ruleset) if kind == "run" else cards
-            for cards, kind in zip(melds, types, strict=True)
-        ]
+    order = "any" if _lays_down(vector) else "table"
     if "round" not in context:  # validMelds: each meld on its own, as declared
-        readings = [read_meld(c, ruleset, t) for c, t in zip(melds, types, strict=True)]
+        readings = [
+            check_meld(ruleset, c, t, order=order)  # type: ignore[arg-type]
+            for c, t in zip(melds, types, strict=True)
+        ]
         violations = [v for reading in readings for v in reading.violations]
         return _verdict(not violations, violations)
     hand: tuple[Card, ...] | None = None
@@ -228,7 +190,16 @@ def _replay_contract(vector: Vector, ruleset: Ruleset) -> Replay:
         hand = _cards(context["hand"])
     elif "hand_before_draw" in context:
         hand = _cards([*context["hand_before_draw"], context["drawn_from_stock"]])
-    verdict = check_contract(ruleset, context["round"], melds, hand=hand, types=types)
+    down = _contract_down(context) if context.get("is_down") else "no"
+    verdict = check_contract(
+        ruleset,
+        context["round"],
+        melds,
+        hand=hand,
+        types=types,
+        order=order,  # type: ignore[arg-type]
+        contract_down=down,  # type: ignore[arg-type]
+    )
     replay = _verdict(verdict.valid, verdict.violations)
     if verdict.valid and hand is not None:
         # The state the peer's turn machine ends in: out at once ("wentOut", "hand empty"), or
@@ -522,6 +493,7 @@ PEER_REASONS: dict[str, str] = {
     "contract-029": "runs_too_close",  # error contains 'gap' (gap of 1, with wilds)
     "contract-034": "runs_too_close",  # error contains 'gap' (adjacent runs in round 6)
     "contract-036": "runs_too_close",  # error mentions the suits (adjacent runs)
+    "contract-060": "contract_already_down",  # 'rejects if player is already down'
     "contract-069": "hand_not_used",  # lastError contains 'Round 6'
     "contract-085": "contract_mismatch",  # lastError contains 'contract requires'
     "contract-091": "set_mixed_ranks",  # lastError contains 'valid set'

@@ -518,8 +518,12 @@ def dense_hands(
     return ruleset, number, players, hand
 
 
+# Derandomised: the tallies' shares swing widely from one random run to another (hands
+# needing a card once came to 3% of 100 against a usual fifth), and a check that fails by
+# luck teaches nothing. A fixed sequence of hands still fails when a strategy drifts.
 SLOW = settings(
     max_examples=200,
+    derandomize=True,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],

@@ -542,3 +542,31 @@ def test_a_one_natural_meld_becomes_what_the_contract_still_needs() -> None:
         (2, "9H"),
         (3, "10H"),
     ]
+
+
+# --- a contract is laid once a round ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("down", ["this_turn", "earlier_turn"])
+def test_a_player_already_down_cannot_lay_a_contract_again(down: str) -> None:
+    liverpool = find_ruleset("liverpool")
+    melds = [rules.parse_cards("7H 7S 7D".split()), rules.parse_cards("KH KS KD".split())]
+    hand = [*melds[0], *melds[1], *rules.parse_cards(["2C"])]
+    assert check_contract(liverpool, 1, melds, hand).valid
+    verdict = check_contract(liverpool, 1, melds, hand, contract_down=down)  # type: ignore[arg-type]
+    assert codes(verdict) == ["contract_already_down"]
+    assert verdict.valid is False and verdict.goes_out is False
+    assert verdict.violations[0].params == {"contract_down": down}
+    # The melds are still read, and every other broken rule still reported.
+    assert [meld.type for meld in verdict.melds] == ["set", "set"]
+    broken = check_contract(liverpool, 1, melds[:1], contract_down=down)  # type: ignore[arg-type]
+    assert codes(broken) == ["contract_already_down", "contract_mismatch"]
+
+
+def test_contract_down_no_is_the_default_and_anything_else_is_malformed() -> None:
+    liverpool = find_ruleset("liverpool")
+    melds = [rules.parse_cards("7H 7S 7D".split()), rules.parse_cards("KH KS KD".split())]
+    assert check_contract(liverpool, 1, melds, contract_down="no").valid
+    with pytest.raises(rules.MoveError) as raised:
+        check_contract(liverpool, 1, melds, contract_down="yes")  # type: ignore[arg-type]
+    assert raised.value.field == "contract_down"

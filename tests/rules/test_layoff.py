@@ -432,3 +432,47 @@ def test_liverpool_the_span_is_measured_after_the_lay_off(
     assert result(verdict) == expected
     assert wilds(verdict) == [w for w in stands_for if w is not None]
     assert ("too_many_wilds" in codes(verdict)) is not valid
+
+
+# --- an ace at the end of the run is the end (the ace bridge) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("meld", "cards", "detail"),
+    [
+        ("JH QH KH AH", "2H", "JH QH KH AH 2H"),  # the example: an ace as a bridge
+        ("AH KH QH JH", "2H", "JH QH KH AH 2H"),  # read high to low, the same run
+        ("AH 2H 3H 4H", "KH", "KH AH 2H 3H 4H"),  # round the corner below the low ace
+        ("JH QH KH AH", "JK 3H", "JH QH KH AH JK 3H"),  # the joker would bridge A and 3
+    ],
+)
+def test_a_card_past_the_ace_wraps_around_as_the_meld_check_says(
+    meld: str, cards: str, detail: str
+) -> None:
+    verdict = lay_off("liverpool", meld, cards)
+    assert codes(verdict) == ["run_wraps_around"]
+    assert verdict.violations[0].params["detail"] == detail
+    # The meld check says the same of those cards laid as one meld.
+    assert codes(rules.check_meld(find_ruleset("liverpool"), C(detail), "run")) == [
+        "run_wraps_around"
+    ]
+
+
+def test_a_second_ace_onto_a_king_high_run_would_put_aces_at_both_ends() -> None:
+    verdict = lay_off("liverpool", "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", "AH AH")
+    assert codes(verdict) == ["run_wraps_around"]
+    # One ace fits, either end.
+    assert lay_off("liverpool", "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", "AH").valid
+
+
+@pytest.mark.parametrize(
+    ("meld", "cards"),
+    [
+        ("10H JH QH KH AH", "JH"),  # a rank the run has: no place, and no corner to turn
+        ("JH QH KH AH", "9H"),  # a gap below, not a bridge
+        ("JH QH KH AH", "AH"),  # an ace never follows an ace; the low end is far off
+        ("4H 5H 6H 7H", "2H"),  # no ace at the end
+    ],
+)
+def test_a_card_that_does_not_follow_is_not_a_bridge(meld: str, cards: str) -> None:
+    assert codes(lay_off("liverpool", meld, cards)) == ["run_not_consecutive"]

@@ -4,10 +4,11 @@ examples."""
 from __future__ import annotations
 
 import pytest
-from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C
+from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, codes
 
 import rules
 from rules import Card, find_ruleset, penalty
+from rules.analysis import analyse_hand
 
 RANKS = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
 
@@ -140,3 +141,59 @@ def test_the_table_sets_how_many_copies_a_hand_can_hold() -> None:
     assert penalty(liverpool, C("AS AS AS"), 5).violations == ()
     assert penalty(liverpool, C("AS AS AS"), 4).violations != ()
     assert penalty(liverpool, C("AS AS"), 3).violations == ()
+
+
+# --- the jokers a table really shuffled in -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "fewest", "most"),
+    [
+        ("liverpool", 4, 2, 4),  # the Liverpool sheets: 2 decks and 2-4 jokers
+        ("liverpool", 6, 3, 6),  # 3 decks and 3-6 jokers
+        ("liverpool", None, 2, 6),  # an unknown table: any table size's range
+        ("contract-rummy", 3, 2, 2),  # Pagat: one joker fewer than the players
+        ("contract-rummy", 5, 2, 4),
+        ("california", 4, 0, 0),  # no jokers at all
+    ],
+)
+def test_a_tables_jokers_lie_within_the_rulesets_range(
+    preset: str, players: int | None, fewest: int, most: int
+) -> None:
+    ruleset = find_ruleset(preset)
+    for jokers in range(fewest, most + 1):
+        table = ruleset.table(players, jokers)
+        assert table.jokers == jokers
+        assert table.decks == ruleset.table(players).decks
+    for jokers in (fewest - 1, most + 1):
+        if jokers < 0:
+            continue
+        with pytest.raises(rules.RulesetError) as raised:
+            ruleset.table(players, jokers)
+        assert raised.value.field == "jokers"
+        assert f"not {jokers}" in str(raised.value)
+
+
+def test_jokers_limit_the_copies_of_the_joker_in_every_check() -> None:
+    liverpool = find_ruleset("liverpool")
+    three = rules.parse_cards("JK JK JK".split())
+    assert not penalty(liverpool, three, 4).violations  # four jokers at a table of four
+    limited = penalty(liverpool, three, 4, jokers=2)
+    assert [(v.code, v.params) for v in limited.violations] == [
+        ("too_many_copies", {"count": 3, "limit": 2})
+    ]
+    assert limited.total == 45  # still counted
+    meld = rules.parse_cards("7H 7S JK JK JK".split())
+    assert rules.check_meld(find_ruleset("progressive"), meld, jokers=3).valid
+    assert codes(rules.check_meld(find_ruleset("progressive"), meld, jokers=2)) == [
+        "too_many_copies"
+    ]
+    swap = rules.check_joker_swap(
+        liverpool, 1, rules.parse_cards("7H 7S JK".split()), rules.parse_cards(["7D"])[0], "no",
+        players=4, jokers=3,
+    )  # fmt: skip
+    assert swap.valid
+    # A hand no table of four with two jokers could deal is not a question hand analysis takes.
+    with pytest.raises(rules.MoveError) as raised:
+        analyse_hand(liverpool, 1, [*three, *C("7H 7S 7D KH KS")], 4, jokers=2)
+    assert raised.value.field == "hand"

@@ -17,8 +17,10 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
     """Start gunicorn servers for the test; all are stopped at its end."""
     servers: list[Server] = []
 
-    def start(database_url: str, workers: int = 2, wait: bool = True) -> Server:
-        server = Server(database_url, workers, tmp_path / f"gunicorn-{len(servers)}.log")
+    def start(
+        database_url: str, workers: int = 2, wait: bool = True, env: dict[str, str] | None = None
+    ) -> Server:
+        server = Server(database_url, workers, tmp_path / f"gunicorn-{len(servers)}.log", env)
         servers.append(server)
         if wait:
             server.wait_ready()

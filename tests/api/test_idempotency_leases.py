@@ -1,0 +1,107 @@
+"""An Idempotency-Key claimed by a request that died is taken over once its lease runs out;
+keys are 16 to 255 characters.
+
+docs/api.md, Idempotency. The dead claim is made as a killed worker leaves it: a pending row,
+inserted by hand with the time it was claimed, and no answer.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, insert, select
+
+from api import create_app
+from api.storage import idempotency
+from api.storage.tables import idempotency_keys, matches
+
+BODY = {"ruleset": "liverpool", "players": ["Ann", "Bob", "Cleo"]}
+PROBLEM = "application/problem+json"
+
+
+def dead_claim(app: Flask, key: str, claimed_ago: timedelta, body: object = BODY) -> None:
+    """What a worker killed after claiming ``key`` leaves behind: a pending claim."""
+    with app.extensions["database"].transaction(write=True) as connection:
+        connection.execute(
+            insert(idempotency_keys).values(
+                key_hash=idempotency.key_hash(key),
+                request_hash=idempotency.request_hash(body),
+                state="pending",
+                created_at=datetime.now(UTC) - claimed_ago,
+            )
+        )
+
+
+def sheets(app: Flask) -> int:
+    with app.extensions["database"].transaction() as connection:
+        return int(connection.execute(select(func.count()).select_from(matches)).scalar_one())
+
+
+def test_a_claim_left_by_a_dead_request_is_taken_over_after_its_lease(
+    backend_client: FlaskClient, backend_app: Flask
+) -> None:
+    key = str(uuid.uuid4())
+    dead_claim(backend_app, key, timedelta(seconds=61))
+    before = sheets(backend_app)
+    retry = backend_client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
+    assert retry.status_code == 201, retry.get_json()
+    assert "Idempotent-Replayed" not in retry.headers
+    assert sheets(backend_app) == before + 1
+    # ...and that answer is now the key's, repeated to the next retry.
+    again = backend_client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == retry.get_json()
+    assert sheets(backend_app) == before + 1
+
+
+def test_a_claim_within_its_lease_still_answers_409(
+    backend_client: FlaskClient, backend_app: Flask
+) -> None:
+    key = str(uuid.uuid4())
+    dead_claim(backend_app, key, timedelta(seconds=50))
+    answer = backend_client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
+    assert answer.status_code == 409 and answer.mimetype == PROBLEM
+
+
+def test_a_taken_over_claim_still_refuses_another_body(
+    backend_client: FlaskClient, backend_app: Flask
+) -> None:
+    key = str(uuid.uuid4())
+    dead_claim(backend_app, key, timedelta(minutes=5))
+    other = {**BODY, "players": ["Ann", "Bob", "Dan"]}
+    answer = backend_client.post("/v1/matches", json=other, headers={"Idempotency-Key": key})
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"][0]["field"] == "Idempotency-Key"
+
+
+def test_the_lease_is_a_setting(database_file: str) -> None:
+    app = create_app({"TESTING": True, "DATABASE_URL": database_file, "IDEMPOTENCY_LEASE": 5})
+    try:
+        key = str(uuid.uuid4())
+        dead_claim(app, key, timedelta(seconds=6))
+        answer = app.test_client().post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
+        assert answer.status_code == 201
+    finally:
+        app.extensions["database"].dispose()
+
+
+@pytest.mark.parametrize("length", [0, 1, 15, 256, 1000])
+def test_a_key_of_the_wrong_length_is_a_422_naming_the_header(
+    client: FlaskClient, length: int
+) -> None:
+    answer = client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": "k" * length})
+    assert answer.status_code == 422 and answer.mimetype == PROBLEM
+    problem = answer.get_json()
+    assert [error["field"] for error in problem["errors"]] == ["Idempotency-Key"]
+    assert "16 to 255" in problem["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("length", [16, 36, 255])
+def test_a_key_of_16_to_255_characters_is_taken(client: FlaskClient, length: int) -> None:
+    key = (uuid.uuid4().hex * 8)[:length]
+    answer = client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
+    assert answer.status_code == 201

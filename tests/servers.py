@@ -23,11 +23,13 @@ def free_port() -> int:
 class Server:
     """gunicorn serving the project on a free loopback port, stopped when done."""
 
-    def __init__(self, database_url: str, workers: int, log: Path, **environ: str) -> None:
+    def __init__(
+        self, database_url: str, workers: int, log: Path, env: dict[str, str] | None = None
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        env = {
+        environ = {
             **os.environ,
             "DATABASE_URL": database_url,
             "PORT": str(self.port),
@@ -40,7 +42,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "wsgi:app"],
             cwd=ROOT,
-            env=env,
+            env=environ,
             stdout=self._out,
             stderr=subprocess.STDOUT,
         )

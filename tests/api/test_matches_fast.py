@@ -137,7 +137,9 @@ def test_a_sheet_dumps_the_same_both_ways(
 
 
 #: The shapes a stored sheet reads back as: the fast path's own, never left to marshmallow.
-STORED_SHAPES = [shape for shape in SHAPES if not shape.startswith(("an ", "a tie", "a title as", "no "))]
+STORED_SHAPES = [
+    shape for shape in SHAPES if not shape.startswith(("an ", "a tie", "a title as", "no "))
+]
 
 
 @pytest.mark.parametrize("shape", STORED_SHAPES)

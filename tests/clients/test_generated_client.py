@@ -94,7 +94,12 @@ def _call(tag: str, name: str, status: int, **arguments: Any) -> Any:
 
 
 def test_one_real_call_of_each_operation(generated: ModuleType, api_server: Server) -> None:
-    client = generated.Client(base_url=api_server.url, raise_on_unexpected_status=True)
+    # Both clients are closed at the end: their connections must not outlive the test.
+    with generated.Client(base_url=api_server.url, raise_on_unexpected_status=True) as client:
+        _play(generated, client, api_server)
+
+
+def _play(generated: ModuleType, client: Any, api_server: Server) -> None:
     assert _call("health", "get_healthz", 200, client=client).parsed.status == "ok"
     listed = _call("rulesets", "get_v1_rulesets", 200, client=client).parsed
     assert "liverpool" in [ruleset.id for ruleset in listed.rulesets]
@@ -184,9 +189,13 @@ def test_one_real_call_of_each_operation(generated: ModuleType, api_server: Serv
     )
     sheet = created.parsed
     assert created.headers["ETag"] == '"1"' and sheet.title == "Friday"
-    writer = generated.AuthenticatedClient(
+    with generated.AuthenticatedClient(
         base_url=api_server.url, token=sheet.edit_token, raise_on_unexpected_status=True
-    )
+    ) as writer:
+        _write(client, writer, sheet)
+
+
+def _write(client: Any, writer: Any, sheet: Any) -> None:
     read = _call("matches", "get_match", 200, match_id=sheet.id, client=client)
     results = [{"seat": 0, "went_out": True}, {"seat": 1, "points": 35}, {"seat": 2, "points": 5}]
     recorded = _call(

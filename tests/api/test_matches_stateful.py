@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
-from api_testing import distinct_names
+from api_testing import distinct_names, plain_title
 from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 
@@ -77,6 +77,7 @@ def a_sheet(body: dict[str, Any]) -> None:
     names = body["players"] or ["P"]
     count = min(max(len(names), low), high)
     body["players"] = distinct_names(names, count)
+    plain_title(body)
     body["first_dealer"] = body.get("first_dealer", 0) % count
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
-from api_testing import distinct_names
+from api_testing import distinct_names, plain_title
 from schemathesis import GenerationMode
 
 from api import create_app
@@ -78,6 +78,7 @@ def consistent(body: dict[str, Any], path: str) -> None:
         names = body["players"]
         count = _within(len(names), low, high)
         body["players"] = distinct_names(names, count)
+        plain_title(body)
         if "first_dealer" in body:
             body["first_dealer"] %= count
         return

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask
 
 from . import (
+    cors,
     docs,
     errors,
     fastjson,
@@ -51,6 +52,7 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)
     database.init_app(app)
+    cors.init_app(app)
     security.init_app(app)
 
     # The components the blueprints refer to by name, before the blueprints.

@@ -58,6 +58,13 @@ def env_bool(name: str, default: bool, environ: Mapping[str, str] | None = None)
     raise ConfigError(f"{name} must be true or false, not {raw!r}")
 
 
+def env_list(name: str, environ: Mapping[str, str] | None = None) -> list[str]:
+    """A comma-separated list; empty, or ``*`` alone, is the empty list (nothing narrowed)."""
+    environ = os.environ if environ is None else environ
+    items = [item.strip() for item in environ.get(name, "").split(",") if item.strip()]
+    return [] if items == ["*"] else items
+
+
 class Config:
     """The settings ``create_app`` starts from; a mapping or object given to it overrides them.
 
@@ -89,6 +96,9 @@ class Config:
         self.OPENAPI_SWAGGER_UI_URL = "/docs/assets/"
         #: No online validator badge: the docs page must work without leaving the machine.
         self.OPENAPI_SWAGGER_UI_CONFIG = {"validatorUrl": None, "tryItOutEnabled": True}
+        # --- browsers on other origins (api.cors) ---------------------------------------------
+        #: The origins allowed to call /v1, comma-separated; empty (or "*") means any origin.
+        self.CORS_ORIGINS = env_list("CORS_ORIGINS", environ)
         # --- storage ----------------------------------------------------------------------
         #: Any SQLAlchemy URL; empty means an SQLite file in the instance folder.
         self.DATABASE_URL = env_str("DATABASE_URL", "", environ)

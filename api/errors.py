@@ -243,6 +243,7 @@ STORAGE_STATUSES: dict[type[storage.StorageError], int] = {
     storage.ConcurrentWrite: 409,
     storage.IdempotencyConflict: 409,
     storage.StaleSheet: 412,
+    storage.PreconditionMissing: 428,
     storage.InvalidInput: 422,
     storage.StorageUnavailable: 503,
 }

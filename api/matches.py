@@ -23,9 +23,9 @@ from api import i18n, metrics
 from api.errors import Problem, version_etag
 from api.extensions import database
 from api.fastjson.sheets import RoundRequestSchema, SheetResponseSchema
-from api.fields import CardField, StrictBoolean, integer
+from api.fields import CardField, PlainText, StrictBoolean, integer
 from api.parsing import Blueprint
-from api.schemas import ContractSchema, ruleset_field
+from api.schemas import MAX_ROUND, ContractSchema, ruleset_field
 from api.security import SHEET_CACHE_CONTROL
 from api.storage import idempotency, sheets
 from api.storage.scoresheet import ScoreSheet, score_sheet
@@ -50,6 +50,7 @@ def private_to_its_holders(response: Response) -> Response:
 
 
 MAX_PLAYERS = MAX_SEATS
+MIN_PLAYERS = 2
 MAX_NAME = 40
 #: An Idempotency-Key's length: long enough to be random (a UUID is 36), short enough to keep.
 MIN_KEY, MAX_KEY = 16, 255
@@ -58,27 +59,37 @@ MIN_KEY, MAX_KEY = 16, 255
 # --- schemas ------------------------------------------------------------------------------------
 
 
-#: 1 to 40 characters, no control characters, not only spaces (stated in the schema too).
-NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\x00-\x20\x7f][^\x00-\x1f\x7f]*$"
+MAX_TITLE = 80
 
 
 class MatchCreateSchema(ma.Schema):
     ruleset = ruleset_field()
     players = fields.List(
-        fields.String(
-            validate=[
-                validate.Length(1, MAX_NAME),
-                validate.Regexp(
-                    NAME_PATTERN, error="a name is printable characters, not only spaces"
-                ),
-            ],
-            metadata={"pattern": NAME_PATTERN},
+        PlainText(
+            min_length=1,
+            max_length=MAX_NAME,
+            metadata={
+                "description": "A player's name: trimmed and stored in Unicode NFC, 1-40"
+                " characters, with no control, format or surrogate characters."
+            },
         ),
         required=True,
-        validate=validate.Length(1, MAX_PLAYERS),
+        # No ruleset seats fewer than two: every table size is between MIN_PLAYERS and MAX_SEATS.
+        validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS),
         metadata={
-            "description": "Names in seat order, clockwise (1-40 characters each); as many as"
-            " the ruleset allows."
+            "description": "Names in seat order, clockwise; as many as the ruleset allows, each"
+            " different from the others ignoring case.",
+            "uniqueItems": True,
+        },
+    )
+    title = PlainText(
+        min_length=0,
+        max_length=MAX_TITLE,
+        allow_none=True,
+        load_default=None,
+        metadata={
+            "description": "What the evening is called (up to 80 characters, the rules of a"
+            " name); blank or left out, the sheet has none."
         },
     )
     first_dealer = integer(
@@ -86,6 +97,26 @@ class MatchCreateSchema(ma.Schema):
         validate=validate.Range(0, MAX_PLAYERS - 1),
         metadata={"description": "The seat that deals round 1 (default 0)."},
     )
+
+    @ma.validates_schema
+    def names_told_apart(self, data: dict[str, Any], **_: Any) -> None:
+        """Two players the table cannot tell apart on the sheet ("Ann" and "ann")."""
+        seen: dict[str, int] = {}
+        clashes: dict[int, list[str]] = {}
+        for index, name in enumerate(data.get("players", ())):
+            key = name.casefold()
+            if key in seen:
+                clashes[index] = [f"{name!r} is the name of seat {seen[key]} already"]
+            else:
+                seen[key] = index
+        if clashes:
+            raise ma.ValidationError({"players": clashes})
+
+    @ma.post_load
+    def blank_title_is_none(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        if not data.get("title"):
+            data["title"] = None
+        return data
 
 
 class ResultEntrySchema(ma.Schema):
@@ -145,6 +176,9 @@ class SeatSchema(ViewSchema):
 class ResultSchema(ViewSchema):
     seat = integer(required=True)
     points = integer(required=True, metadata={"description": "What the round adds to the total."})
+    total = integer(
+        required=True, metadata={"description": "The player's running total after this round."}
+    )
     penalty = integer(required=True, metadata={"description": "The penalty before any bonus."})
     went_out = fields.Boolean(required=True)
     buys = integer(allow_none=True, required=True)
@@ -213,8 +247,27 @@ class SheetSchema(SheetResponseSchema, ViewSchema):
     winners = fields.List(integer(), allow_none=True, required=True)
     tie_break = fields.Nested(TieBreakSchema, allow_none=True, required=True)
     version = integer(required=True)
-    created_at = fields.String(required=True)
-    updated_at = fields.String(required=True)
+    created_at = fields.String(
+        required=True,
+        metadata={
+            "format": "date-time",
+            "description": "When the sheet was created: RFC 3339, UTC.",
+            "example": "2026-12-01T19:30:00Z",
+        },
+    )
+    updated_at = fields.String(
+        required=True,
+        metadata={
+            "format": "date-time",
+            "description": "When the sheet last changed: RFC 3339, UTC.",
+            "example": "2026-12-01T21:05:12Z",
+        },
+    )
+    title = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "What the evening is called, or null."},
+    )
 
 
 class CreatedSheetSchema(SheetSchema):
@@ -294,25 +347,46 @@ def replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
     return json_answer(body, kept.status, headers)
 
 
+#: The spreadsheet's column headings, said once (a translation replaces them here).
+CSV_HEADINGS = {
+    "round": N_("round"),
+    "contract": N_("contract"),
+    "dealer": N_("dealer"),
+    "points": "{name}",
+    "total": N_("{name} total"),
+}
+#: What makes a spreadsheet read a cell as a formula (or hide its start): the ASCII triggers and
+#: their full-width forms, which some spreadsheets read as the ASCII ones.
+FORMULA_TRIGGERS = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+
+
 def _cell(text: str) -> str:
-    """A name as a spreadsheet cell: never read as a formula (CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    """A text as a spreadsheet cell: never read as a formula (CSV injection, OWASP's advice)."""
+    return "'" + text if text[:1] in FORMULA_TRIGGERS else text
 
 
 def as_csv(score: ScoreSheet) -> str:
-    """The sheet for a spreadsheet: a row per round, a column per player, then the totals."""
+    """The sheet for a spreadsheet: a row per round; per player, the round's points and the
+    running total after it (empty while the round is pending)."""
     i18n.for_family(score.ruleset["family"])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    names = [_cell(player.name) for player in score.players]
+    names = [player.name for player in score.players]
     text = words.current().text
-    writer.writerow([text(N_("round")), text(N_("contract")), text(N_("dealer")), *names])
+    headings = [text(CSV_HEADINGS[column]) for column in ("round", "contract", "dealer")]
+    for name in names:
+        headings += [
+            CSV_HEADINGS["points"].format(name=name),
+            text(CSV_HEADINGS["total"]).format(name=name),
+        ]
+    writer.writerow([_cell(heading) for heading in headings])
     for played in score.rounds:
-        points: list[Any] = [""] * len(names)
+        cells: list[Any] = [""] * (2 * len(names))
         for result in played.results or ():
-            points[result.seat] = result.points
-        writer.writerow([played.number, played.contract.label, names[played.dealer], *points])
-    writer.writerow([text(N_("total")), "", "", *(total.total for total in score.totals)])
+            cells[2 * result.seat : 2 * result.seat + 2] = [result.points, result.total]
+        writer.writerow(
+            [played.number, _cell(played.contract.label), _cell(names[played.dealer]), *cells]
+        )
     return out.getvalue()
 
 
@@ -360,7 +434,7 @@ def versions_named(if_match: str | None) -> frozenset[int] | None:
             " request answered, for 24 hours.",
         }
     ],
-    responses={"201": {"links": _LINKS}},
+    responses={201: {"links": _LINKS}},
 )
 def create_match(data: dict[str, Any]) -> Any:
     """Start a match sheet
@@ -380,7 +454,7 @@ def create_match(data: dict[str, Any]) -> Any:
                 }
             ],
         )
-    table = (data["ruleset"], data["players"], data["first_dealer"])
+    table = (data["ruleset"], data["players"], data["first_dealer"], data["title"])
     if key is None:
         with database.transaction(write=True) as connection:
             sheet, token = sheets.create(connection, *table)
@@ -448,25 +522,43 @@ _WRITE_DOC: dict[str, Any] = {
         {
             "in": "header",
             "name": "If-Match",
-            "required": False,
-            "schema": {"type": "string"},
-            "description": "The ETag last read: the write fails with 412 if the sheet changed.",
+            "required": True,
+            "schema": {"type": "string", "minLength": 1},
+            "description": 'The ETag last read (`"3"`), or `*` for any version: the write'
+            " fails with 412 if the sheet changed since, and with 428 without this header.",
         }
     ],
 }
 
 
-def _credentials() -> tuple[str | None, frozenset[int] | None]:
-    """A write's edit token (``Authorization: Bearer``) and the versions it is meant for
-    (``If-Match``): what :func:`api.storage.sheets.load_for_change` lets through or refuses."""
+def _credentials() -> dict[str, Any]:
+    """A write's edit token (``Authorization: Bearer``), the versions it is meant for and
+    whether it named any (``If-Match``): what :func:`api.storage.sheets.load_for_change` lets
+    through or refuses."""
     headers = request.headers
-    return bearer_token(headers.get("Authorization")), versions_named(headers.get("If-Match"))
+    if_match = headers.get("If-Match")
+    return {
+        "token": bearer_token(headers.get("Authorization")),
+        "expected_versions": versions_named(if_match),
+        "precondition": if_match is not None,
+    }
 
 
-@blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"])
+#: A round's number in a path: within what any ruleset may have (a round the sheet's own lacks
+#: is a 404).
+_ROUND_NUMBER = {
+    "in": "path",
+    "name": "number",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ROUND},
+    "description": "The round, counted from 1.",
+}
+
+
+@blp.route("/<string:match_id>/rounds/<int:number>", methods=["PUT"], parameters=[_ROUND_NUMBER])
 @blp.json_body(RoundWriteSchema, example=ROUND_EXAMPLE)
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412, 422, 429, 503)
+@blp.refusals(401, 403, 404, 409, 412, 422, 428, 429, 503)
 @blp.doc(operationId="recordRound", **_WRITE_DOC)
 def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
     """Record or correct a round
@@ -486,24 +578,22 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
         for item in data["results"]
     )
     given = sheets.RoundInput(entries, data["stock_ran_out"])
-    token, expected = _credentials()
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, token, expected)
+        sheet = sheets.load_for_change(connection, match_id, **_credentials())
         sheets.record_round(sheet, number, given)
         sheets.save(connection, sheet)
     metrics.round_recorded()
     return sheet_answer(score_sheet(sheet))
 
 
-@blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"])
+@blp.route("/<string:match_id>/rounds/<int:number>", methods=["DELETE"], parameters=[_ROUND_NUMBER])
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
-@blp.refusals(401, 403, 404, 409, 412, 429, 503)
+@blp.refusals(401, 403, 404, 409, 412, 428, 429, 503)
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
-    token, expected = _credentials()
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, token, expected)
+        sheet = sheets.load_for_change(connection, match_id, **_credentials())
         sheets.take_back_round(sheet, number)
         sheets.save(connection, sheet)
     return sheet_answer(score_sheet(sheet))
@@ -511,13 +601,12 @@ def take_back_round(match_id: str, number: int) -> Any:
 
 @blp.route("/<string:match_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.refusals(401, 403, 404, 412, 429, 503)
+@blp.refusals(401, 403, 404, 412, 428, 429, 503)
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_match(match_id: str) -> Any:
     """Delete a match sheet"""
-    token, expected = _credentials()
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, token, expected)
+        sheet = sheets.load_for_change(connection, match_id, **_credentials())
         idempotency.forget_match(connection, sheet.id)
         sheets.remove(connection, sheet)
     return Response(status=204)

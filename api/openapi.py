@@ -26,10 +26,15 @@ from .schemas import HouseRulesetSchema
 
 #: JSON Schema's way of saying what ``ResultEntrySchema.one_outcome`` checks (apispec has no
 #: marshmallow spelling for it).
+#: Each branch says its type, so that client generators read it as a model of its own.
 ONE_OUTCOME = [
-    {"required": ["went_out"], "properties": {"went_out": {"enum": [True]}}},
-    {"required": ["points"]},
-    {"required": ["cards"]},
+    {
+        "type": "object",
+        "required": ["went_out"],
+        "properties": {"went_out": {"type": "boolean", "enum": [True]}},
+    },
+    {"type": "object", "required": ["points"]},
+    {"type": "object", "required": ["cards"]},
 ]
 
 #: What reading a JSON body can answer (api.parsing.JSONBodyParser), by status.
@@ -42,7 +47,8 @@ BODY_REFUSALS = {
 #: A match sheet as a spreadsheet: what ``GET /v1/matches/{match_id}`` answers to ``text/csv``.
 SHEET_CSV = {
     "schema": {"type": "string"},
-    "example": "round,contract,dealer,Ann,Bob,Cleo\r\n1,2 sets,Ann,0,35,20\r\n",
+    "example": "round,contract,dealer,Ann,Ann total,Bob,Bob total\r\n"
+    "1,2 sets,Ann,0,0,35,35\r\n2,1 set + 1 run,Bob,20,20,0,35\r\n",
 }
 
 

@@ -42,3 +42,35 @@ def test_the_write_command_gives_the_same_document(
 
 def test_served_document_is_the_same(app: Flask) -> None:
     assert app.test_client().get("/openapi.json").get_json() == _spec(app)
+
+
+def test_the_document_is_valid_openapi(app: Flask) -> None:
+    """openapi-spec-validator on the checked-in file and on the served document: the drift test
+    above cannot see a document that is the code's and still invalid (a response without its
+    description was)."""
+    from openapi_spec_validator import validate
+    from openapi_spec_validator.readers import read_from_filename
+
+    written, _ = read_from_filename(str(OPENAPI_YAML))
+    validate(written)
+    validate(app.test_client().get("/openapi.json").get_json())
+
+
+def test_an_invalid_document_is_refused() -> None:
+    """The validator is not a check that cannot fail: the old createMatch 201 is refused."""
+    import pytest
+    from openapi_spec_validator import validate
+    from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
+
+    written = yaml.safe_load(OPENAPI_YAML.read_text(encoding="utf-8"))
+    created = written["paths"]["/v1/matches"]["post"]["responses"]["201"]
+    del created["description"]
+    with pytest.raises(OpenAPIValidationError):
+        validate(written)
+
+
+def test_create_match_answers_201_with_its_links_and_description(app: Flask) -> None:
+    created = _spec(app)["paths"]["/v1/matches"]["post"]["responses"]["201"]
+    assert created["description"]
+    assert created["content"]["application/json"]["schema"]["$ref"].endswith("/CreatedSheet")
+    assert set(created["links"]) == {"GetMatch", "RecordRound", "TakeBackRound", "DeleteMatch"}

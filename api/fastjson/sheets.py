@@ -39,6 +39,7 @@ SHEET_FIELDS = {
     "version": "integer",
     "created_at": "string",
     "updated_at": "string",
+    "title": "string",
 }
 SEAT_FIELDS = {"seat": "integer", "name": "string"}
 ROUND_FIELDS = {
@@ -57,6 +58,7 @@ ROUND_FIELDS = {
 RESULT_FIELDS = {
     "seat": "integer",
     "points": "integer",
+    "total": "integer",
     "penalty": "integer",
     "went_out": "boolean",
     "buys": "integer",
@@ -155,6 +157,7 @@ def _result(result: Any) -> dict[str, Any]:
     dumped = {
         "seat": _dumped_integer(result.seat),
         "points": _dumped_integer(result.points),
+        "total": _dumped_integer(result.total),
         "penalty": _dumped_integer(result.penalty),
         "went_out": result.went_out,
         "buys": _dumped_integer(result.buys),
@@ -226,6 +229,7 @@ def _sheet(score: Any) -> dict[str, Any]:
         "version": _dumped_integer(score.version),
         "created_at": _dumped_text(score.created_at),
         "updated_at": _dumped_text(score.updated_at),
+        "title": _dumped_text(score.title),
     }
 
 

@@ -54,6 +54,19 @@ class BadToken(StorageError):
         super().__init__("that is not this sheet's edit token")
 
 
+class PreconditionMissing(StorageError):
+    """A change to a stored sheet that does not say which version it was meant for.
+
+    Without it a phone could overwrite a round it has never seen; it sends the ETag it last
+    read as ``If-Match`` (or ``*``, knowingly, for any version).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "changing a sheet needs If-Match with the ETag last read (GET the sheet first)"
+        )
+
+
 class StaleSheet(StorageError):
     """The change was meant for a version of the sheet that is no longer the stored one."""
 
@@ -128,6 +141,7 @@ __all__ = [
     "InvalidInput",
     "InvalidSheet",
     "NoSuchRound",
+    "PreconditionMissing",
     "RoundOutOfOrder",
     "SheetNotFound",
     "StaleSheet",

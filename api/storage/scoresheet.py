@@ -30,6 +30,8 @@ class RecordedResult:
 
     seat: int
     points: int
+    #: The seat's running total after this round.
+    total: int
     penalty: int
     went_out: bool
     buys: int | None
@@ -88,6 +90,7 @@ class ScoreSheet:
     version: int
     created_at: str
     updated_at: str
+    title: str | None = None
     #: Shown once, in the answer that created the sheet; never stored in the clear.
     edit_token: str | None = None
 
@@ -100,9 +103,16 @@ def score_sheet(sheet: Sheet, *, edit_token: str | None = None) -> ScoreSheet:
     scored = [[_result_of(item) for item in record["results"]] for record in sheet.rounds]
     result = outcome(ruleset, len(names), scored)
     rounds = []
+    running = [0] * len(names)
     for seating in schedule(ruleset, len(names), sheet.first_dealer):
         spec = seating.round
         record = played.get(spec.number)
+        results = None
+        if record is not None:
+            results = []
+            for item in record["results"]:
+                running[item["seat"]] += item["points"]
+                results.append(_recorded(item, running[item["seat"]]))
         rounds.append(
             SheetRound(
                 number=spec.number,
@@ -115,7 +125,7 @@ def score_sheet(sheet: Sheet, *, edit_token: str | None = None) -> ScoreSheet:
                 first_player=seating.first_player,
                 status="pending" if record is None else "played",
                 stock_ran_out=None if record is None else record["stock_ran_out"],
-                results=None if record is None else [_recorded(item) for item in record["results"]],
+                results=results,
             )
         )
     return ScoreSheet(
@@ -135,14 +145,16 @@ def score_sheet(sheet: Sheet, *, edit_token: str | None = None) -> ScoreSheet:
         version=sheet.version,
         created_at=_iso(sheet.created_at),
         updated_at=_iso(sheet.updated_at),
+        title=sheet.title,
         edit_token=edit_token,
     )
 
 
-def _recorded(stored: dict[str, Any]) -> RecordedResult:
+def _recorded(stored: dict[str, Any], total: int) -> RecordedResult:
     return RecordedResult(
         seat=stored["seat"],
         points=stored["points"],
+        total=total,
         penalty=stored.get("penalty", stored["points"]),
         went_out=stored["went_out"],
         buys=stored.get("buys"),
@@ -165,9 +177,10 @@ def _result_of(stored: dict[str, Any]) -> Result:
 
 
 def _iso(moment: datetime) -> str:
+    """RFC 3339 in UTC to the second, as ``2026-12-01T11:40:00Z``."""
     if moment.tzinfo is None:  # SQLite hands back naive datetimes; they were stored as UTC
         moment = moment.replace(tzinfo=UTC)
-    return moment.isoformat()
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 __all__ = [

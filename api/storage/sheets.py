@@ -33,6 +33,7 @@ from .errors import (
     ImpossibleRound,
     InvalidSheet,
     NoSuchRound,
+    PreconditionMissing,
     RoundOutOfOrder,
     SheetNotFound,
     StaleSheet,
@@ -68,6 +69,8 @@ class Sheet:
     rounds: list[dict[str, Any]]
     created_at: datetime
     updated_at: datetime
+    #: What the evening is called, if anything.
+    title: str | None = None
 
     @functools.cached_property
     def ruleset(self) -> Ruleset:
@@ -100,6 +103,7 @@ _COLUMNS = [
         "rounds",
         "created_at",
         "updated_at",
+        "title",
     )
 ]
 _SHEET_FIELDS = [field.name for field in fields(Sheet)]
@@ -139,7 +143,11 @@ def load(connection: Connection, match_id: str, *, for_update: bool = False) -> 
 
 
 def create(
-    connection: Connection, ruleset: Ruleset, players: Sequence[str], first_dealer: int
+    connection: Connection,
+    ruleset: Ruleset,
+    players: Sequence[str],
+    first_dealer: int,
+    title: str | None = None,
 ) -> tuple[Sheet, str]:
     """A new sheet and its edit token (the token is returned once and stored only hashed)."""
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
@@ -168,6 +176,7 @@ def create(
         rounds=[],
         created_at=now,
         updated_at=now,
+        title=title,
     )
     values = [getattr(sheet, name) for name in _SHEET_FIELDS]
     connection.execute(_INSERT, {c.key: v for c, v in zip(_COLUMNS, values, strict=True)})
@@ -182,18 +191,25 @@ def load_for_change(
     match_id: str,
     token: str | None,
     expected_versions: Collection[int] | None = None,
+    *,
+    precondition: bool = True,
 ) -> Sheet:
     """The sheet, locked until the transaction ends, once ``token`` may change it.
 
     A change without a token is refused as such before the sheet is even looked up, whether or
     not the sheet (still) exists. ``expected_versions`` are the versions the change was meant
-    for (``If-Match``); None means any. The token is compared in constant time.
+    for (``If-Match``); None means any. ``precondition`` is whether the change said so at all:
+    one that did not is refused (:class:`PreconditionMissing`) once its token is known good, so
+    that no one learns more than a 401, 403 or 404 without the token. The token is compared in
+    constant time.
     """
     if not token:
         raise TokenMissing()
     sheet = load(connection, match_id, for_update=True)
     if not hmac.compare_digest(token_hash(token), sheet.edit_token_hash):
         raise BadToken()
+    if not precondition:
+        raise PreconditionMissing()
     if expected_versions is not None and sheet.version not in expected_versions:
         raise StaleSheet(sheet.version)
     return sheet

@@ -40,6 +40,8 @@ matches = Table(
         nullable=False,
         index=True,
     ),
+    #: What the evening is called (up to 80 characters), if it was given one.
+    Column("title", String(80), nullable=True),
 )
 
 #: The first answer to a ``POST /v1/matches`` with an ``Idempotency-Key``, for 24 hours.

@@ -36,7 +36,7 @@ HEADERS = (
     "Idempotent-Replayed",
 )
 PLAYERS = ["Ann", "Bob", "Cleo"]
-STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00")
+STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
 
 def rounds_of(plan: list[tuple[int, dict[int, Any]]]) -> Iterator[list[dict[str, Any]]]:
@@ -93,10 +93,19 @@ class Table:
         return answer.get_json()  # type: ignore[no-any-return]
 
     def put(self, sheet: dict[str, Any], number: int, body: Any, **headers: str) -> Any:
+        """A round written as a phone writes it: with the token and, unless told otherwise,
+        ``If-Match: *`` (the scenarios are about the answers, not about staleness)."""
         return self.send(
             "PUT",
             f"/v1/matches/{sheet['id']}/rounds/{number}",
             json=body,
+            headers={"Authorization": f"Bearer {sheet['edit_token']}", "If-Match": "*", **headers},
+        )
+
+    def write(self, method: str, sheet: dict[str, Any], path: str = "", **headers: str) -> Any:
+        return self.send(
+            method,
+            f"/v1/matches/{sheet['id']}{path}",
             headers={"Authorization": f"Bearer {sheet['edit_token']}", **headers},
         )
 
@@ -123,11 +132,7 @@ def a_liverpool_evening(table: Table) -> None:
     )
     table.send("GET", f"/v1/matches/{sheet['id']}", headers={"Accept": "text/csv"})
     table.send("GET", f"/v1/matches/{sheet['id']}", headers={"If-None-Match": '"3"'})
-    table.send(
-        "DELETE",
-        f"/v1/matches/{sheet['id']}/rounds/2",
-        headers={"Authorization": f"Bearer {sheet['edit_token']}"},
-    )
+    table.write("DELETE", sheet, "/rounds/2", **{"If-Match": '"3"'})
 
 
 def a_level_finish(table: Table) -> None:
@@ -141,7 +146,7 @@ def a_level_finish(table: Table) -> None:
 
 
 def refusals(table: Table) -> None:
-    sheet = table.create(ruleset="liverpool")
+    sheet = table.create(ruleset="liverpool", title="  Friday   ")
     path = f"/v1/matches/{sheet['id']}"
     good = {"results": next(rounds_of([(0, {1: {"points": 5}, 2: {"points": 5}})]))}
     table.send("PUT", f"{path}/rounds/1", json=good)  # 401
@@ -150,28 +155,29 @@ def refusals(table: Table) -> None:
     table.put(sheet, 8, good)  # liverpool has 7 rounds
     table.put(sheet, 2, good)  # before round 1
     table.put(sheet, 1, good, **{"If-Match": '"7"'})
+    table.send(  # 428: no If-Match
+        "PUT",
+        f"{path}/rounds/1",
+        json=good,
+        headers={"Authorization": f"Bearer {sheet['edit_token']}"},
+    )
     table.put(
         sheet,
         1,
         {"results": [{"seat": 0, "went_out": True}, {"seat": 1, "went_out": True}]},
     )
     table.put(sheet, 1, good)
-    table.send(
-        "DELETE",
-        f"{path}/rounds/0",
-        headers={"Authorization": f"Bearer {sheet['edit_token']}"},
-    )
+    table.write("DELETE", sheet, "/rounds/0", **{"If-Match": "*"})
     table.put(sheet, 2, good)
-    table.send(
-        "DELETE",
-        f"{path}/rounds/1",
-        headers={"Authorization": f"Bearer {sheet['edit_token']}"},
-    )
+    table.write("DELETE", sheet, "/rounds/1")  # 428
+    table.write("DELETE", sheet, "/rounds/1", **{"If-Match": '"3"'})
     table.send("POST", "/v1/matches", json={"ruleset": "liverpool", "players": ["A", "B"]})
     table.send(
         "POST", "/v1/matches", json={"ruleset": "liverpool", "players": PLAYERS, "first_dealer": 5}
     )
-    table.send("DELETE", path, headers={"Authorization": f"Bearer {sheet['edit_token']}"})
+    table.send("POST", "/v1/matches", json={"ruleset": "liverpool", "players": ["A", "B", "a"]})
+    table.write("DELETE", sheet)  # 428
+    table.write("DELETE", sheet, **{"If-Match": '"3"'})
     table.send("GET", path)
 
 

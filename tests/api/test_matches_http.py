@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -32,13 +34,20 @@ def auth(sheet: dict[str, Any], **headers: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {sheet['edit_token']}", **headers}
 
 
+def writing(client: FlaskClient, sheet: dict[str, Any], **headers: str) -> dict[str, str]:
+    """A write's headers as a phone sends them: the token, and If-Match with the ETag it has
+    just read (a read-modify-write)."""
+    etag = client.get(f"/v1/matches/{sheet['id']}").headers["ETag"]
+    return auth(sheet, **{"If-Match": etag, **headers})
+
+
 def put_round(
     client: FlaskClient, sheet: dict[str, Any], number: int, results: list[Any], **extra: Any
 ) -> Any:
     return client.put(
         f"/v1/matches/{sheet['id']}/rounds/{number}",
         json={"results": results, **extra},
-        headers=auth(sheet),
+        headers=writing(client, sheet),
     )
 
 
@@ -121,7 +130,7 @@ def test_the_resolved_ruleset_is_stored_with_the_sheet(backend_client: FlaskClie
     ("body", "field"),
     [
         ({"players": ["A", "B"]}, "players"),  # Liverpool is for 3 to 8
-        ({"players": ["A"] * 9}, "players"),
+        ({"players": list("ABCDEFGHI")}, "players"),
         ({"players": ["A", "B", "x" * 41]}, "players.2"),
         ({"players": ["A", "B", ""]}, "players.2"),
         ({"ruleset": "snap"}, "ruleset"),
@@ -406,23 +415,32 @@ def test_taking_back_only_the_last_round(backend_client: FlaskClient) -> None:
     put_round(backend_client, sheet, 1, ordinary_round())
     put_round(backend_client, sheet, 2, ordinary_round(out=1))
     url = f"/v1/matches/{sheet['id']}/rounds"
-    not_last = backend_client.delete(f"{url}/1", headers=auth(sheet))
+    not_last = backend_client.delete(f"{url}/1", headers=writing(backend_client, sheet))
     assert not_last.status_code == 409 and not_last.mimetype == PROBLEM
-    taken = backend_client.delete(f"{url}/2", headers=auth(sheet))
+    taken = backend_client.delete(f"{url}/2", headers=writing(backend_client, sheet))
     assert taken.status_code == 200
     body = taken.get_json()
     assert [r["status"] for r in body["rounds"][:3]] == ["played", "pending", "pending"]
     assert body["version"] == 4
-    assert backend_client.delete(f"{url}/9", headers=auth(sheet)).status_code == 404
+    assert (
+        backend_client.delete(f"{url}/9", headers=writing(backend_client, sheet)).status_code == 404
+    )
 
 
 def test_deleting_a_sheet(backend_client: FlaskClient, backend_app: Flask) -> None:
     sheet = create(backend_client).get_json()
     put_round(backend_client, sheet, 1, ordinary_round())
-    gone = backend_client.delete(f"/v1/matches/{sheet['id']}", headers=auth(sheet))
+    gone = backend_client.delete(
+        f"/v1/matches/{sheet['id']}", headers=writing(backend_client, sheet)
+    )
     assert gone.status_code == 204
     assert backend_client.get(f"/v1/matches/{sheet['id']}").status_code == 404
-    assert put_round(backend_client, sheet, 2, ordinary_round()).status_code == 404
+    late = backend_client.put(
+        f"/v1/matches/{sheet['id']}/rounds/2",
+        json={"results": ordinary_round()},
+        headers=auth(sheet, **{"If-Match": '"2"'}),
+    )
+    assert late.status_code == 404
     with backend_app.extensions["database"].transaction() as connection:
         left = connection.execute(
             text("SELECT count(*) FROM matches WHERE id = :id"), {"id": sheet["id"]}
@@ -496,23 +514,232 @@ def _count(app: Flask, table: str) -> int:
 
 def test_the_sheet_as_csv(backend_client: FlaskClient) -> None:
     sheet = create(backend_client, players=["Ann", "=cmd()", "Cleo"]).get_json()
-    put_round(
-        backend_client,
-        sheet,
-        1,
-        [
-            {"seat": 0, "went_out": True},
-            {"seat": 1, "points": 35},
-            {"seat": 2, "points": 20},
-        ],
-    )
+    for number, points in ((1, (35, 20)), (2, (5, 40))):
+        put_round(
+            backend_client,
+            sheet,
+            number,
+            [
+                {"seat": 0, "went_out": True},
+                {"seat": 1, "points": points[0]},
+                {"seat": 2, "points": points[1]},
+            ],
+        )
     answer = backend_client.get(f"/v1/matches/{sheet['id']}", headers={"Accept": "text/csv"})
     assert answer.status_code == 200 and answer.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
-    assert rows[0] == ["round", "contract", "dealer", "Ann", "'=cmd()", "Cleo"]
-    assert rows[1] == ["1", "2 sets", "Ann", "0", "35", "20"]
-    assert rows[2][:3] == ["2", "1 set + 1 run", "'=cmd()"]
-    assert rows[-1] == ["total", "", "", "0", "35", "20"]
+    assert rows[0] == [
+        "round",
+        "contract",
+        "dealer",
+        "Ann",
+        "Ann total",
+        "'=cmd()",
+        "'=cmd() total",
+        "Cleo",
+        "Cleo total",
+    ]
+    assert rows[1] == ["1", "2 sets", "Ann", "0", "0", "35", "35", "20", "20"]
+    assert rows[2] == ["2", "1 set + 1 run", "'=cmd()", "0", "0", "5", "40", "40", "60"]
+    assert rows[3] == ["3", "2 runs", "Cleo", "", "", "", "", "", ""]
+    assert len(rows) == 1 + 7  # a row per round of the ruleset, pending ones empty
+
+
+@pytest.mark.parametrize("trigger", ["=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20"])
+def test_every_formula_trigger_is_escaped_in_the_csv(
+    backend_client: FlaskClient, trigger: str
+) -> None:
+    name = f"{trigger}HYPERLINK(1)"
+    sheet = create(backend_client, players=[name, "Bob", "Cleo"]).get_json()
+    assert sheet["players"][0]["name"] == name  # the sheet keeps the name as it is
+    answer = backend_client.get(f"/v1/matches/{sheet['id']}", headers={"Accept": "text/csv"})
+    rows = list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
+    assert rows[0][3:5] == [f"'{name}", f"'{name} total"]
+    assert rows[1][2] == f"'{name}"  # the dealer of round 1
+
+
+@pytest.mark.parametrize("trigger", ["\t", "\r"])
+def test_tab_and_carriage_return_are_escaped_too(trigger: str) -> None:
+    """A tab or CR cannot start a name (control characters are refused, and names are trimmed),
+    but the spreadsheet writer escapes whatever it is given."""
+    from api.matches import _cell
+
+    assert _cell(f"{trigger}=1+1") == f"'{trigger}=1+1"
+    assert _cell("Ann") == "Ann"
+
+
+# --- names and titles ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("  Ann  ", "Ann"),
+        ("Rene\u0301", "Ren\u00e9"),  # decomposed é, stored composed (NFC)
+        ("\u00a0Bj\u00f8rn\u3000", "Bj\u00f8rn"),  # no-break and ideographic spaces trimmed
+        ("Zo\u00eb " + "x" * 35, "Zo\u00eb " + "x" * 35),  # 40 characters
+        ("\U0001f0a1 Ace", "\U0001f0a1 Ace"),  # a playing card is a printable character
+    ],
+)
+def test_names_are_trimmed_and_normalised(
+    backend_client: FlaskClient, given: str, stored: str
+) -> None:
+    sheet = create(backend_client, players=[given, "Bob", "Cleo"]).get_json()
+    assert sheet["players"][0]["name"] == stored
+    read = backend_client.get(f"/v1/matches/{sheet['id']}").get_json()
+    assert read["players"][0]["name"] == stored
+    assert read["standings"][0]["name"] in (stored, "Bob", "Cleo")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "   ",
+        "\u3000",  # only an ideographic space
+        "x" * 41,
+        " " + "x" * 40,  # 41 as sent
+        "Ann\x00",
+        "Ann\nBob",
+        "Ann\x7f",
+        "Ann\u0085",  # NEL, a C1 control
+        "Ann\u200b",  # zero-width space (format)
+        "\u202eAnn",  # right-to-left override (format)
+        "Ann\ufeff",  # byte-order mark (format)
+        "Ann\U000e0041",  # a tag character (format, outside the BMP)
+    ],
+)
+def test_a_name_that_cannot_be_told_is_refused(backend_client: FlaskClient, name: str) -> None:
+    answer = backend_client.post(
+        "/v1/matches", json={"ruleset": "liverpool", "players": ["Bob", name, "Cleo"]}
+    )
+    assert answer.status_code == 422 and answer.mimetype == PROBLEM
+    assert fields(answer) == ["players.1"]
+
+
+def test_a_lone_surrogate_never_reaches_storage(
+    backend_client: FlaskClient, backend_app: Flask
+) -> None:
+    before = _count(backend_app, "matches")
+    body = '{"ruleset": "liverpool", "players": ["Ann", "B\\ud800b", "Cleo"]}'
+    answer = backend_client.post(
+        "/v1/matches", data=body, headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 422 and fields(answer) == ["players.1"]
+    assert "U+D800" in answer.get_json()["errors"][0]["message"]
+    assert _count(backend_app, "matches") == before
+
+
+@pytest.mark.parametrize(
+    ("players", "at"),
+    [
+        (["Ann", "Bob", "ann"], ["players.2"]),
+        (["Ann", "Bob", " ANN "], ["players.2"]),
+        (["Stra\u00dfe", "Bob", "STRASSE"], ["players.2"]),  # casefold: ß is ss
+        (["Ren\u00e9", "Rene\u0301", "Bob"], ["players.1"]),  # one name once normalised
+        (["A", "a", "B", "b"], ["players.1", "players.3"]),
+    ],
+)
+def test_names_are_unique_ignoring_case(
+    backend_client: FlaskClient, players: list[str], at: list[str]
+) -> None:
+    answer = backend_client.post("/v1/matches", json={"ruleset": "liverpool", "players": players})
+    assert answer.status_code == 422 and answer.mimetype == PROBLEM
+    assert fields(answer) == at
+
+
+def test_a_sheet_may_have_a_title(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client, title="  Friday at Cleo\u2019s  ").get_json()
+    assert sheet["title"] == "Friday at Cleo\u2019s"
+    assert backend_client.get(f"/v1/matches/{sheet['id']}").get_json()["title"] == sheet["title"]
+    assert create(backend_client).get_json()["title"] is None
+    assert create(backend_client, title="   ").get_json()["title"] is None
+    assert create(backend_client, title=None).get_json()["title"] is None
+    assert create(backend_client, title="t" * 80).get_json()["title"] == "t" * 80
+    for bad in ("t" * 81, "a\u0000b", "\u200b", 7):
+        answer = backend_client.post(
+            "/v1/matches", json={"ruleset": "liverpool", "players": ["A", "B", "C"], "title": bad}
+        )
+        assert answer.status_code == 422 and fields(answer) == ["title"], bad
+
+
+STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+
+def test_created_at_and_updated_at(backend_client: FlaskClient) -> None:
+    before = datetime.now(UTC).replace(microsecond=0)
+    sheet = create(backend_client).get_json()
+    assert STAMP.match(sheet["created_at"]) and sheet["created_at"] == sheet["updated_at"]
+    created = datetime.fromisoformat(sheet["created_at"])
+    assert created.tzinfo is not None and created.utcoffset() == timedelta(0)
+    assert before <= created <= datetime.now(UTC)
+    time.sleep(1.1)
+    body = put_round(backend_client, sheet, 1, ordinary_round()).get_json()
+    assert body["created_at"] == sheet["created_at"]
+    assert STAMP.match(body["updated_at"]) and body["updated_at"] > sheet["updated_at"]
+
+
+def test_each_played_round_carries_the_running_total(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
+    put_round(backend_client, sheet, 1, ordinary_round(out=0, points=(35, 20, 10)))
+    body = put_round(backend_client, sheet, 2, ordinary_round(out=1, points=(5, 10, 15))).get_json()
+    running = [
+        [(r["seat"], r["points"], r["total"]) for r in played["results"]]
+        for played in body["rounds"][:2]
+    ]
+    assert running == [
+        [(0, 0, 0), (1, 35, 35), (2, 20, 20), (3, 10, 10)],
+        [(0, 5, 5), (1, 0, 35), (2, 10, 30), (3, 15, 25)],
+    ]
+    assert [t["total"] for t in body["totals"]] == [5, 35, 30, 25]
+    assert "results" not in body["rounds"][2]
+
+
+# --- no lost updates ----------------------------------------------------------------------------
+
+
+def test_a_write_without_if_match_is_428(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
+    path = f"/v1/matches/{sheet['id']}"
+    attempts = [
+        backend_client.put(
+            f"{path}/rounds/1", json={"results": ordinary_round()}, headers=auth(sheet)
+        ),
+        backend_client.delete(f"{path}/rounds/1", headers=auth(sheet)),
+        backend_client.delete(path, headers=auth(sheet)),
+    ]
+    for answer in attempts:
+        assert answer.status_code == 428 and answer.mimetype == PROBLEM
+        assert "If-Match" in answer.get_json()["detail"]
+    read = backend_client.get(path)
+    assert read.status_code == 200 and read.get_json()["version"] == 1
+    # Without the token it is 401 first: a stranger learns nothing of the sheet.
+    assert backend_client.delete(path).status_code == 401
+    assert backend_client.delete(path, headers={"Authorization": "Bearer x"}).status_code == 403
+
+
+def test_the_whole_read_modify_write(backend_client: FlaskClient) -> None:
+    sheet = create(backend_client).get_json()
+    path = f"/v1/matches/{sheet['id']}"
+    etag = backend_client.get(path).headers["ETag"]
+    mine = backend_client.put(
+        f"{path}/rounds/1",
+        json={"results": ordinary_round()},
+        headers=auth(sheet, **{"If-Match": etag}),
+    )
+    assert mine.status_code == 200 and mine.headers["ETag"] == '"2"'
+    theirs = backend_client.put(  # another phone, still at the ETag it read before
+        f"{path}/rounds/1",
+        json={"results": ordinary_round(out=3)},
+        headers=auth(sheet, **{"If-Match": etag}),
+    )
+    assert theirs.status_code == 412 and theirs.headers["ETag"] == '"2"'
+    again = backend_client.put(
+        f"{path}/rounds/1",
+        json={"results": ordinary_round(out=3)},
+        headers=auth(sheet, **{"If-Match": theirs.headers["ETag"]}),
+    )
+    assert again.status_code == 200 and again.get_json()["version"] == 3
 
 
 # --- idempotent creation -----------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
+from api_testing import distinct_names, plain_title
 from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 
@@ -77,7 +78,8 @@ def a_sheet(body: dict[str, Any]) -> None:
     low, high = PLAYERS[ruleset]
     names = body["players"] or ["P"]
     count = min(max(len(names), low), high)
-    body["players"] = (names * count)[:count]
+    body["players"] = distinct_names(names, count)
+    plain_title(body)
     body["first_dealer"] = body.get("first_dealer", 0) % count
 
 
@@ -116,8 +118,12 @@ class PhoneWorkflow(schema.as_state_machine()):  # type: ignore[misc]
         known = _known(case)
         if known is None:
             return
-        # The phone writes on what it last read: no stale If-Match of its own making.
-        case.headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "if-match"}
+        # The phone writes on what it has just read: If-Match is the sheet's ETag now.
+        headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "if-match"}
+        read = app.test_client().get(f"/v1/matches/{case.path_parameters['match_id']}")
+        if "ETag" in read.headers:
+            headers["If-Match"] = read.headers["ETag"]
+        case.headers = headers
         if case.method == "PUT":
             case.body = a_round(known[1], int((case.path_parameters or {}).get("number", 1)))
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
+from api_testing import distinct_names, plain_title
 from schemathesis import GenerationMode
 
 from api import create_app
@@ -78,7 +79,8 @@ def consistent(body: dict[str, Any], path: str) -> None:
         # As many names as the ruleset seats, and a first dealer among them.
         names = body["players"]
         count = _within(len(names), low, high)
-        body["players"] = (names * count)[:count] if names else ["P"] * count
+        body["players"] = distinct_names(names, count)
+        plain_title(body)
         if "first_dealer" in body:
             body["first_dealer"] %= count
         return

@@ -78,7 +78,7 @@ def test_the_sheets_are_private_and_revalidated(client: FlaskClient, sheet: dict
         "not modified": client.get(path, headers={"If-None-Match": '"1"'}),
         "not found": client.get("/v1/matches/abcdefghijklmnopqrstuv"),
         "refused": client.delete(path),
-        "deleted": client.delete(path, headers=auth),
+        "deleted": client.delete(path, headers={**auth, "If-Match": '"1"'}),
     }
     assert [a.status_code for a in answers.values()] == [201, 200, 200, 304, 404, 401, 204]
     for kind, answer in answers.items():

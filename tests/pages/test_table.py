@@ -335,7 +335,9 @@ def test_eight_players_and_nine_rounds_print_on_one_page(
     names = ["Annabelle", "Bartholomew", "Cleo", "Dan", "Eve", "Frederik", "Gunnhild", "Hassan"]
     request = urllib.request.Request(
         f"{server}/v1/matches",
-        data=json.dumps({"ruleset": "liverpool-9", "players": names}).encode(),
+        data=json.dumps(
+            {"ruleset": "liverpool-9", "players": names, "title": "Hassan's birthday"}
+        ).encode(),
         headers={"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request) as answer:
@@ -352,6 +354,7 @@ def test_eight_players_and_nine_rounds_print_on_one_page(
     page = phone.page()
     page.goto(f"{server}/m/{sheet['id']}")
     page.wait_for_function("() => document.getElementById('result-line').textContent !== ''")
+    assert page.text_content("#sheet-title") == "Hassan's birthday · Liverpool Rummy, 9 rounds"
     page.emulate_media(media="print")
     page.set_viewport_size({"width": 700, "height": 1000})  # about an A4 page less its margins
     table = page.eval_on_selector("#score-table", "t => t.getBoundingClientRect().right")

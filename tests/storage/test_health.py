@@ -54,7 +54,11 @@ def start_sheet(client: FlaskClient) -> tuple[str, dict[str, str]]:
     created = client.post("/v1/matches", json={"ruleset": "liverpool", "players": PLAYERS})
     assert created.status_code == 201
     sheet = created.get_json()
-    return f"/v1/matches/{sheet['id']}", {"Authorization": f"Bearer {sheet['edit_token']}"}
+    # The headers of a write that would go through (the new sheet's ETag is "1").
+    return f"/v1/matches/{sheet['id']}", {
+        "Authorization": f"Bearer {sheet['edit_token']}",
+        "If-Match": '"1"',
+    }
 
 
 def test_healthz_is_200_with_the_schema_at_the_codes_revision(client: FlaskClient) -> None:

@@ -101,7 +101,8 @@ def test_outages_answer_503_promptly_and_the_service_recovers(
         base, "POST", "/v1/matches", {"ruleset": "liverpool", "players": ["A", "B", "C"]}
     )
     assert status == 201
-    auth = {"Authorization": f"Bearer {sheet['edit_token']}"}
+    # If-Match: * — the outages are the question here, not which version a write was meant for.
+    auth = {"Authorization": f"Bearer {sheet['edit_token']}", "If-Match": "*"}
     path = f"/v1/matches/{sheet['id']}"
     acknowledged: list[int] = []
 

@@ -108,3 +108,32 @@ def test_without_database_url_the_sheets_live_in_the_instance_folder(
     url = app.config["DATABASE_URL"]
     assert url == f"sqlite:///{Path(app.instance_path) / 'rummy-referee.sqlite3'}"
     app.extensions["database"].dispose()
+
+
+def test_a_sheet_made_before_titles_reads_without_one(fresh_database_url: str) -> None:
+    """Migrating from the first revision keeps the old sheets, and they have no title."""
+    engine = make_engine(fresh_database_url)
+    config = alembic_config(fresh_database_url)
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0001")
+        with engine.begin() as connection:
+            connection.exec_driver_sql(
+                "INSERT INTO matches (id, ruleset, players, first_dealer, edit_token_hash,"
+                " version, rounds) VALUES ('old', '{}', '[\"Ann\", \"Bob\", \"Cleo\"]', 0,"
+                " 'x', 3, '[]')"
+            )
+    finally:
+        engine.dispose()
+    assert migrate(fresh_database_url) == ("0001", HEAD)
+    database = Storage(fresh_database_url)
+    try:
+        from api.storage import sheets
+
+        with database.transaction() as connection:
+            sheet = sheets.load(connection, "old")
+        assert (sheet.title, sheet.version, sheet.players) == (None, 3, ["Ann", "Bob", "Cleo"])
+        assert sheet.created_at is not None and sheet.updated_at is not None
+    finally:
+        database.dispose()

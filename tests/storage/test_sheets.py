@@ -232,7 +232,7 @@ def test_the_score_sheet_adds_up_what_was_stored(
     assert score.rounds[1].results is not None and score.rounds[1].results[1].cards == ["AS", "KH"]
     assert score.rounds[2].results is None and score.rounds[2].stock_ran_out is None
     assert score.status == "in_progress" and score.winners is None
-    assert score.created_at.endswith("+00:00") and score.edit_token is None
+    assert score.created_at.endswith("Z") and score.edit_token is None
 
 
 def test_the_edit_token_is_stored_only_as_a_hash(

@@ -145,6 +145,8 @@ def test_two_instances_on_one_postgresql_are_one_service(
     status, _, _ = put_round(first.url, path, 2, token, headers["etag"])
     assert status == 412
     status, _, _ = call(first.url, "DELETE", path, headers=token)
+    assert status == 428  # a delete must name the version it means, too
+    status, _, _ = call(first.url, "DELETE", path, headers={**token, "If-Match": '"2"'})
     assert status == 204
     assert call(second.url, "GET", path)[0] == 404
 

@@ -110,9 +110,12 @@ const rulesetName = (ruleset) => rulesetNames[ruleset.id] ?? ruleset.name;
 
 function render(previous) {
   $("sheet-status").textContent = token ? "" : say("view_only");
-  $("sheet-title").textContent = rulesetName(sheet.ruleset);
+  // The evening's title, when it was given one, before the ruleset's name.
+  const named = rulesetName(sheet.ruleset);
+  const heading = sheet.title ? `${sheet.title} · ${named}` : named;
+  $("sheet-title").textContent = heading;
   $("sheet-players").textContent = sheet.players.map((player) => player.name).join(", ");
-  document.title = `${rulesetName(sheet.ruleset)}: ${sheet.players.map((player) => player.name).join(", ")}`;
+  document.title = `${heading}: ${sheet.players.map((player) => player.name).join(", ")}`;
   showBriefing(sheet);
   showScores(sheet, Boolean(token));
   renderTakeBack();

@@ -1,0 +1,75 @@
+"""gunicorn on a free loopback port, for the tests that need a real server (storage's, the
+generated client's, the example client's)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """gunicorn serving the project on a free loopback port, stopped when done."""
+
+    def __init__(
+        self, database_url: str, workers: int, log: Path, env: dict[str, str] | None = None
+    ) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        environ = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+            "WEB_CONCURRENCY": str(workers),
+            "LOG_LEVEL": "info",
+            # Racing phones by the dozen from one address: limits have tests of their own.
+            "RATELIMIT_ENABLED": "0",
+            **(env or {}),
+        }
+        self._out = open(log, "wb")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "wsgi:app"],
+            cwd=ROOT,
+            env=environ,
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        import urllib.request
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {self.log.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"gunicorn did not answer in {timeout} s: {self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self._out.close()

@@ -117,3 +117,40 @@ def test_pages_are_not_cross_origin() -> None:
 )
 def test_cors_origins_is_read_from_the_environment(raw: str, origins: list[str]) -> None:
     assert Config({"CORS_ORIGINS": raw}).CORS_ORIGINS == origins
+
+
+def test_any_origins_headers_are_flask_cors_own() -> None:
+    """With every origin allowed, an ordinary answer's CORS headers are written once
+    (api.cors.ANY_ORIGIN_HEADERS) instead of by flask-cors: the same headers, whatever was
+    asked, where, with or without an Origin, an error included."""
+    from api import cors
+
+    fast = client()
+    plain = client()
+    hooks = plain.application.after_request_funcs[None]
+    hooks.remove(cors._any_origin)  # noqa: SLF001 - the test's own module, not a library's
+    asked: list[tuple[str, str, dict[str, Any]]] = [
+        (
+            "post",
+            "/v1/checks/meld",
+            {"json": {"ruleset": "liverpool", "cards": ["7H", "7S", "7D"]}},
+        ),
+        ("post", "/v1/checks/meld", {"json": {"ruleset": "nope", "cards": []}}),
+        ("post", "/v1/checks/contract", {"data": "{", "content_type": "application/json"}),
+        ("get", "/v1/rulesets", {}),
+        ("get", "/v1/rulesets/nope", {}),
+        ("get", "/v1/matches/unknown", {}),
+        ("get", "/", {}),
+        ("get", "/healthz", {}),
+    ]
+    for method, path, options in asked:
+        for headers in ({}, {"Origin": ORIGIN}, {"Origin": "null"}):
+            answers = [
+                getattr(each, method)(path, headers=headers, **options) for each in (fast, plain)
+            ]
+            cors_headers = [
+                [(k, v) for k, v in answer.headers if k.lower().startswith("access-control")]
+                for answer in answers
+            ]
+            assert cors_headers[0] == cors_headers[1], (method, path, headers)
+            assert bool(cors_headers[0]) == path.startswith("/v1/"), (method, path)

@@ -131,13 +131,14 @@ class Config:
         #: Prefixes every key in that storage, so that several deployments can share one Redis.
         self.RATELIMIT_KEY_PREFIX = env_str("RATELIMIT_KEY_PREFIX", "rummy-referee", environ)
         #: Sheets started per client address. A table starts one an evening, a club's tables
-        #: behind one address a few in a minute, another program's test suite a few a second;
-        #: a script starting hundreds a second is stopped within the minute and 1200 an hour.
-        self.RATELIMIT_CREATE = env_str("RATELIMIT_CREATE", "120 per minute;1200 per hour", environ)
+        #: behind one address a few in a minute, another program's test suite up to ten a
+        #: second; a script starting hundreds a second is stopped within seconds, and at 6000
+        #: an hour (each gunicorn worker counts alone with the memory storage).
+        self.RATELIMIT_CREATE = env_str("RATELIMIT_CREATE", "600 per minute;6000 per hour", environ)
         #: Rounds recorded, corrected or taken back and sheets deleted, per client address: a
         #: table writes about ten times an evening, a club's twenty tables a few times a minute;
-        #: a script is held to five a second.
-        self.RATELIMIT_WRITE = env_str("RATELIMIT_WRITE", "300 per minute;3000 per hour", environ)
+        #: a test suite or a script is held to twenty a second.
+        self.RATELIMIT_WRITE = env_str("RATELIMIT_WRITE", "1200 per minute;12000 per hour", environ)
         #: A sheet nobody has changed for this many days is deleted, about once a day.
         self.SHEET_RETENTION_DAYS = env_int("SHEET_RETENTION_DAYS", 400, environ, minimum=1)
         #: One JSON line per request on the app's log (``rummy_referee.access``).

@@ -42,7 +42,7 @@ SAYS: dict[str, dict[str, str]] = {
         "card_detail": "invalid input: melds.0.1: not a card: 'ZZ'",
         "ruleset": "Progressive Rummy (Vertragsrommé)",
         "heading": "Start a match",
-        "csv": "round,contract,dealer,Ann,Bob,Cleo",
+        "csv": "round,contract,dealer,Ann,Ann total,Bob,Bob total,Cleo,Cleo total",
         "not_found": "Not Found",
     },
     "de": {
@@ -57,7 +57,7 @@ SAYS: dict[str, dict[str, str]] = {
         "card_detail": "ungültige Eingabe: melds.0.1: keine Karte: 'ZZ'",
         "ruleset": "Vertragsrommé (Progressive Rummy)",
         "heading": "Spiel beginnen",
-        "csv": "Runde,Kontrakt,Geber,Ann,Bob,Cleo",
+        "csv": "Runde,Kontrakt,Geber,Ann,Ann Summe,Bob,Bob Summe,Cleo,Cleo Summe",
         "not_found": "Nicht gefunden",
     },
     "nl": {
@@ -72,7 +72,7 @@ SAYS: dict[str, dict[str, str]] = {
         "card_detail": "ongeldige invoer: melds.0.1: geen kaart: 'ZZ'",
         "ruleset": "Progressive Rummy (Vertragsrommé)",
         "heading": "Wedstrijd beginnen",
-        "csv": "ronde,contract,gever,Ann,Bob,Cleo",
+        "csv": "ronde,contract,gever,Ann,Ann totaal,Bob,Bob totaal,Cleo,Cleo totaal",
         "not_found": "Niet gevonden",
     },
     "it": {
@@ -87,7 +87,7 @@ SAYS: dict[str, dict[str, str]] = {
         "card_detail": "input non valido: melds.0.1: non è una carta: 'ZZ'",
         "ruleset": "Progressive Rummy (Vertragsrommé)",
         "heading": "Inizia una partita",
-        "csv": "mano,contratto,mazziere,Ann,Bob,Cleo",
+        "csv": "mano,contratto,mazziere,Ann,Ann totale,Bob,Bob totale,Cleo,Cleo totale",
         "not_found": "Non trovato",
     },
     "nb": {
@@ -102,7 +102,7 @@ SAYS: dict[str, dict[str, str]] = {
         "card_detail": "ugyldig inndata: melds.0.1: ikke et kort: 'ZZ'",
         "ruleset": "Progressive Rummy (Vertragsrommé)",
         "heading": "Start et spill",
-        "csv": "runde,kontrakt,giver,Ann,Bob,Cleo",
+        "csv": "runde,kontrakt,giver,Ann,Ann sum,Bob,Bob sum,Cleo,Cleo sum",
         "not_found": "Ikke funnet",
     },
 }

@@ -540,7 +540,8 @@ def _credentials() -> dict[str, Any]:
     return {
         "token": bearer_token(headers.get("Authorization")),
         "expected_versions": versions_named(if_match),
-        "precondition": if_match is not None,
+        # A blank If-Match names no version: as good as none, so a 428, not a 412.
+        "precondition": bool(if_match and if_match.strip()),
     }
 
 

@@ -711,6 +711,10 @@ def test_a_write_without_if_match_is_428(backend_client: FlaskClient) -> None:
     for answer in attempts:
         assert answer.status_code == 428 and answer.mimetype == PROBLEM
         assert "If-Match" in answer.get_json()["detail"]
+    # A blank If-Match names no version either.
+    for blank in ("", "  "):
+        answer = backend_client.delete(path, headers={**auth(sheet), "If-Match": blank})
+        assert answer.status_code == 428 and answer.mimetype == PROBLEM
     read = backend_client.get(path)
     assert read.status_code == 200 and read.get_json()["version"] == 1
     # Without the token it is 401 first: a stranger learns nothing of the sheet.

@@ -87,6 +87,8 @@ function init(args)
     requests[#requests + 1] = wrk.format("PUT", path, {
       ["Content-Type"] = "application/json",
       ["Authorization"] = "Bearer " .. token,
+      -- Any version: the walk wraps round and corrects rounds already recorded.
+      ["If-Match"] = "*",
     }, body)
   end
 end
@@ -127,7 +129,15 @@ def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> tupl
                 headers={"Content-Type": "application/json"},
             )
 
-        project = stack.enter_context(gunicorn("project", "wsgi:app", ready_project, env=env))
+        # The limits stay on, counting every write, but set past what one address can send
+        # here: the bench measures what a write costs, not the refusal of a flood.
+        limits = {
+            "RATELIMIT_WRITE": "100000000 per minute",
+            "RATELIMIT_CREATE": "100000000 per minute",
+        }
+        project = stack.enter_context(
+            gunicorn("project", "wsgi:app", ready_project, env={**env, **limits})
+        )
         # The bare view's table, made here so that neither server pays for it while measured.
         engine = create_engine(database)
         with engine.begin() as connection:

@@ -8,6 +8,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,3 +75,14 @@ class Server:
                 self.process.kill()
                 self.process.wait(5)
         self._out.close()
+
+
+@contextmanager
+def sqlite_server(folder: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """One gunicorn worker on a scratch SQLite database in ``folder``, ready, stopped after."""
+    server = Server(f"sqlite:///{folder / 'sheets.sqlite3'}", 1, folder / "gunicorn.log", env)
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()

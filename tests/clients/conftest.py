@@ -6,16 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.servers import Server
+from tests.servers import Server, sqlite_server
 
 
 @pytest.fixture(scope="module")
 def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One gunicorn worker on a scratch SQLite database, shared by a module's tests."""
-    folder = tmp_path_factory.mktemp("client-server")
-    server = Server(f"sqlite:///{folder / 'sheets.sqlite3'}", 1, folder / "gunicorn.log")
-    try:
-        server.wait_ready()
+    with sqlite_server(tmp_path_factory.mktemp("client-server")) as server:
         yield server
-    finally:
-        server.stop()

@@ -7,28 +7,13 @@ and refuses another's."""
 from __future__ import annotations
 
 import http.server
-import os
-import socket
-import subprocess
-import sys
 import threading
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
+from tests.servers import sqlite_server
 
 PAGE = b"<!doctype html><html lang='en'><title>another app</title><p>scores</p></html>"
 
@@ -95,39 +80,8 @@ def origins() -> Iterator[list[str]]:
 def narrowed(tmp_path_factory: pytest.TempPathFactory, origins: list[str]) -> Iterator[str]:
     """The API under gunicorn with CORS_ORIGINS naming the first origin only."""
     folder = tmp_path_factory.mktemp("cors-server")
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'sheets.sqlite3'}",
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "1",
-        "CORS_ORIGINS": origins[0],
-    }
-    log = folder / "gunicorn.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "wsgi:app"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=2):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"gunicorn did not start: {log.read_text()}") from None
-                time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(15)
+    with sqlite_server(folder, env={"CORS_ORIGINS": origins[0]}) as server:
+        yield server.url
 
 
 def _run(browser: Any, origin: str, api: str) -> Any:

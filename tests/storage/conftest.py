@@ -10,6 +10,7 @@ import pytest
 
 from api.storage import Storage
 from tests.servers import Server
+from tests.servers import sqlite_server as serve_sqlite
 
 
 @pytest.fixture
@@ -34,13 +35,8 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One gunicorn worker on a scratch SQLite database, shared by a module's tests."""
-    folder = tmp_path_factory.mktemp("server")
-    server = Server(f"sqlite:///{folder / 'sheets.sqlite'}", 1, folder / "gunicorn.log")
-    try:
-        server.wait_ready()
+    with serve_sqlite(tmp_path_factory.mktemp("server")) as server:
         yield server
-    finally:
-        server.stop()
 
 
 # --- storage without the web --------------------------------------------------------------------

@@ -44,6 +44,9 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Start a match",
         "csv": "round,contract,dealer,Ann,Ann total,Bob,Bob total,Cleo,Cleo total",
         "not_found": "Not Found",
+        "option": "fewest cards in a set",
+        "progressive_option": "fewest cards in a set",
+        "round_hand_size": "cards dealt to each player",
     },
     "de": {
         "contract": "ein Buch und eine Sequenz",
@@ -59,6 +62,9 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Spiel beginnen",
         "csv": "Runde,Kontrakt,Geber,Ann,Ann Summe,Bob,Bob Summe,Cleo,Cleo Summe",
         "not_found": "Nicht gefunden",
+        "option": "Mindestzahl der Karten eines Buchs",
+        "progressive_option": "Mindestzahl der Karten eines Satzes",
+        "round_hand_size": "Karten, die jeder Spieler bekommt",
     },
     "nl": {
         "contract": "een drieling en een reeks",
@@ -74,6 +80,9 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Wedstrijd beginnen",
         "csv": "ronde,contract,gever,Ann,Ann totaal,Bob,Bob totaal,Cleo,Cleo totaal",
         "not_found": "Niet gevonden",
+        "option": "minste aantal kaarten in een drieling",
+        "progressive_option": "minste aantal kaarten in een drieling",
+        "round_hand_size": "kaarten die elke speler krijgt",
     },
     "it": {
         "contract": "un tris e una scala",
@@ -89,6 +98,9 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Inizia una partita",
         "csv": "mano,contratto,mazziere,Ann,Ann totale,Bob,Bob totale,Cleo,Cleo totale",
         "not_found": "Non trovato",
+        "option": "numero minimo di carte di un tris",
+        "progressive_option": "numero minimo di carte di un tris",
+        "round_hand_size": "carte distribuite a ogni giocatore",
     },
     "nb": {
         "contract": "ett sett og en rekke",
@@ -104,6 +116,9 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Start et spill",
         "csv": "runde,kontrakt,giver,Ann,Ann sum,Bob,Bob sum,Cleo,Cleo sum",
         "not_found": "Ikke funnet",
+        "option": "færrest kort i et sett",
+        "progressive_option": "færrest kort i et sett",
+        "round_hand_size": "kort som deles ut til hver spiller",
     },
 }
 
@@ -171,6 +186,44 @@ def test_a_spreadsheets_header(client: FlaskClient, code: str) -> None:
     assert sheet.headers["Content-Language"] == code
     assert "Accept-Language" in sheet.headers["Vary"]
     assert sheet.get_data(as_text=True).splitlines()[0] == SAYS[code]["csv"]
+
+
+def _options(client: FlaskClient, ruleset: str, code: str) -> dict[str, dict[str, Any]]:
+    shown = client.get(f"/v1/rulesets/{ruleset}", headers=_in(code)).get_json()
+    return {entry["name"]: entry for entry in shown["house_options"]}
+
+
+@pytest.mark.parametrize("code", list(SAYS))
+def test_a_house_options_description(client: FlaskClient, code: str) -> None:
+    options = _options(client, "liverpool", code)
+    assert options["set_min"] == {
+        "name": "set_min",
+        "schema": {"type": "integer", "minimum": 2, "maximum": 8},
+        "value": 3,
+        "description": SAYS[code]["option"],
+    }
+    # A round's fields are described inside the rounds option's schema, in the same words.
+    round_fields = options["rounds"]["schema"]["items"]["properties"]
+    assert round_fields["hand_size"]["description"] == SAYS[code]["round_hand_size"]
+    progressive = _options(client, "progressive", code)
+    assert progressive["set_min"]["description"] == SAYS[code]["progressive_option"]
+
+
+def _without_descriptions(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_descriptions(v) for k, v in value.items() if k != "description"}
+    if isinstance(value, list):
+        return [_without_descriptions(item) for item in value]
+    return value
+
+
+def test_house_options_differ_by_language_in_their_words_only(client: FlaskClient) -> None:
+    english = _options(client, "may-i", "en")
+    for code in i18n.LANGUAGES[1:]:
+        options = _options(client, "may-i", code)
+        assert list(options) == list(english)
+        assert _without_descriptions(options) == _without_descriptions(english)
+        assert all(options[name]["description"] != english[name]["description"] for name in english)
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import abc
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.cards import Rank
 from rules.choices import MAX_SEATS, MELD_TYPES
@@ -26,6 +26,9 @@ from rules.i18n import N_
 
 if TYPE_CHECKING:
     from rules.ruleset import RoundSpec, Ruleset, TableSize
+
+#: Whatever a part of a ruleset holds (a hand size, a number of jokers).
+Value = TypeVar("Value")
 
 #: The parameter values a house ruleset replaces, by field name, as they are read.
 Changes = dict[str, Any]
@@ -375,7 +378,7 @@ def _contract_option(spec: RoundSpec, set_min: int, run_min: int) -> str:
     return " + ".join(parts)
 
 
-def _the_one(values: set[Any]) -> Any:
+def _the_one(values: set[Value]) -> Value | None:
     """The value, if every part of the ruleset has the same one; else None."""
     return next(iter(values)) if len(values) == 1 else None
 

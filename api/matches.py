@@ -10,6 +10,7 @@ refusal of a change to it, is :mod:`api.storage`'s; this module reads requests, 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from datetime import timedelta
@@ -330,9 +331,22 @@ def json_answer(
     )
 
 
+def in_readers_words(score: ScoreSheet) -> ScoreSheet:
+    """The sheet with its ruleset's name and description in the reader's language where the
+    catalogs know them: a preset's, which a house ruleset made from it keeps. What is stored
+    stays as it was, and so does the ETag, which names the version in every language."""
+    text = words.current().text
+    ruleset = score.ruleset
+    shown = {key: text(ruleset[key]) for key in ("name", "description")}
+    if shown["name"] == ruleset["name"] and shown["description"] == ruleset["description"]:
+        return score
+    return dataclasses.replace(score, ruleset={**ruleset, **shown})
+
+
 def sheet_answer(score: ScoreSheet) -> Response:
     i18n.for_family(score.ruleset["family"])  # the contracts in the words of the sheet's family
-    return json_answer(SHEET.dump(score), headers={"ETag": version_etag(score.version)})
+    shown = SHEET.dump(in_readers_words(score))
+    return json_answer(shown, headers={"ETag": version_etag(score.version)})
 
 
 def replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
@@ -460,7 +474,7 @@ def create_match(data: dict[str, Any]) -> Any:
             sheet, token = sheets.create(connection, *table)
         metrics.sheet_created()
         return json_answer(
-            CREATED_SHEET.dump(score_sheet(sheet, edit_token=token)),
+            CREATED_SHEET.dump(in_readers_words(score_sheet(sheet, edit_token=token))),
             201,
             {
                 "ETag": version_etag(sheet.version),
@@ -477,7 +491,7 @@ def create_match(data: dict[str, Any]) -> Any:
     try:
         with database.transaction(write=True) as connection:
             sheet, token = sheets.create(connection, *table)
-            answer = CREATED_SHEET.dump(score_sheet(sheet, edit_token=token))
+            answer = CREATED_SHEET.dump(in_readers_words(score_sheet(sheet, edit_token=token)))
             idempotency.keep(connection, key, 201, answer, sheet.id)
         metrics.sheet_created()
     except Exception:

@@ -66,4 +66,15 @@ PROGRESSIVE = (
         " (contract_down: {contract_down})",
     ),
     NP_("progressive", "contract"),
+    # The house options' descriptions (GET /v1/rulesets/{id}, house_options).
+    NP_("progressive", "fewest cards in a set"),
+    NP_("progressive", "fewest natural cards in a set"),
+    NP_("progressive", "jokers may be taken out of sets"),
+    NP_("progressive", "two runs of one suit in a contract may touch"),
+    NP_("progressive", "contract melds at exactly their minimum size"),
+    NP_("progressive", "when the swapper's contract must be down"),
+    NP_("progressive", "a player whose contract is down may still buy"),
+    NP_("progressive", "the rounds: contract and hand size of each"),
+    NP_("progressive", "the contract is the whole hand, laid at once"),
+    NP_("progressive", "when lay-offs may begin: the turn the contract is laid, or the next"),
 )

@@ -17,14 +17,18 @@ import abc
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.cards import Rank
 from rules.choices import MAX_SEATS, MELD_TYPES
 from rules.errors import RulesetError
+from rules.i18n import N_
 
 if TYPE_CHECKING:
     from rules.ruleset import RoundSpec, Ruleset, TableSize
+
+#: Whatever a part of a ruleset holds (a hand size, a number of jokers).
+Value = TypeVar("Value")
 
 #: The parameter values a house ruleset replaces, by field name, as they are read.
 Changes = dict[str, Any]
@@ -65,6 +69,13 @@ class Parameter(abc.ABC):
         """:meth:`value_schema` with the option's description, as the web layer shows it."""
         return {**self.value_schema(), "description": self.description}
 
+    @abc.abstractmethod
+    def value_of(self, ruleset: Ruleset) -> Any:
+        """What ``ruleset`` plays with, as a value of this option (JSON-able): given as the
+        option, it changes nothing. None where no one value says it (an option that sets
+        every round's hand size, of a ruleset whose rounds deal differently) or, for an
+        option that may be null, where the rule is off."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class FieldValue(Parameter):
@@ -72,6 +83,9 @@ class FieldValue(Parameter):
 
     def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
         changes[self.name] = self.read(value)
+
+    def value_of(self, ruleset: Ruleset) -> Any:
+        return getattr(ruleset, self.name)
 
     @abc.abstractmethod
     def read(self, value: Any) -> Any:
@@ -149,6 +163,9 @@ class Ranks(FieldValue):
             raise RulesetError(f"{self.name} must be a list of ranks like ['2'], not {value!r}")
         return frozenset(Rank.parse(item) for item in value)
 
+    def value_of(self, ruleset: Ruleset) -> list[str]:
+        return [rank.symbol for rank in sorted(getattr(ruleset, self.name))]
+
     def value_schema(self) -> dict[str, Any]:
         return {
             "type": "array",
@@ -158,7 +175,7 @@ class Ranks(FieldValue):
 
 
 #: What any one card may cost: the value of an entry of the ``points`` option.
-_CARD_POINTS = Number(name="points", description="points for one card", high=MOST_POINTS)
+_CARD_POINTS = Number(name="points", description=N_("points for one card"), high=MOST_POINTS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,6 +204,10 @@ class Points(Parameter):
             ranks[rank - 1] = points
         changes.update(rank_points=tuple(ranks), joker_points=joker, wild_rank_points=wild)
 
+    def value_of(self, ruleset: Ruleset) -> dict[str, int]:
+        # A wild rank at what it costs as a wild card: naming it sets that (see apply).
+        return ruleset.points_table()
+
     def value_schema(self) -> dict[str, Any]:
         # The canonical spellings; the engine also reads "t", "q" or "joker" for them.
         keys = [*(rank.symbol for rank in Rank), "JK"]
@@ -200,9 +221,11 @@ class Points(Parameter):
 
 #: The three numbers of one table size, each with its bounds.
 _TABLE_SIZE = (
-    Number(name="max_players", description="the most players of this size", low=2, high=MAX_SEATS),
-    Number(name="decks", description="decks shuffled together", low=1, high=4),
-    Number(name="jokers", description="jokers added to them", high=MAX_SEATS),
+    Number(
+        name="max_players", description=N_("the most players of this size"), low=2, high=MAX_SEATS
+    ),
+    Number(name="decks", description=N_("decks shuffled together"), low=1, high=4),
+    Number(name="jokers", description=N_("jokers added to them"), high=MAX_SEATS),
 )
 
 
@@ -229,6 +252,12 @@ class Tables(FieldValue):
         tables.sort(key=lambda size: size.max_players)
         return tuple(tables)
 
+    def value_of(self, ruleset: Ruleset) -> list[dict[str, int]]:
+        return [
+            {"max_players": size.max_players, "decks": size.decks, "jokers": size.jokers}
+            for size in ruleset.tables
+        ]
+
     def value_schema(self) -> dict[str, Any]:
         return {
             "type": "array",
@@ -248,18 +277,21 @@ class Jokers(Number):
             dataclasses.replace(size, jokers=jokers) for size in ruleset.tables
         )
 
+    def value_of(self, ruleset: Ruleset) -> int | None:
+        return _the_one({size.jokers for size in ruleset.tables})
+
 
 #: The fields of one round of the ``rounds`` option besides its contract, in the order read.
 _ROUND_HAND_SIZE = Number(
-    name="hand_size", description="cards dealt to each player", low=1, high=MOST_CARDS_DEALT
+    name="hand_size", description=N_("cards dealt to each player"), low=1, high=MOST_CARDS_DEALT
 )
 _ROUND_FLAGS = (
-    Flag(name="whole_hand", description="the contract is the whole hand, laid at once"),
+    Flag(name="whole_hand", description=N_("the contract is the whole hand, laid at once")),
     Flag(
         name="discard_to_go_out",
-        description="going out takes a final discard (default: unless whole_hand)",
+        description=N_("going out takes a final discard (default: unless whole_hand)"),
     ),
-    Flag(name="exact_minimum", description="contract melds at exactly their minimum size"),
+    Flag(name="exact_minimum", description=N_("contract melds at exactly their minimum size")),
 )
 
 
@@ -304,12 +336,24 @@ class Rounds(Parameter):
             )
         changes["rounds"] = tuple(rounds)
 
+    def value_of(self, ruleset: Ruleset) -> list[dict[str, Any]]:
+        return [
+            {
+                "contract": _contract_option(spec, ruleset.set_min, ruleset.run_min),
+                "hand_size": spec.hand_size,
+                "whole_hand": spec.whole_hand,
+                "discard_to_go_out": spec.discard_to_go_out,
+                "exact_minimum": spec.exact_minimum,
+            }
+            for spec in ruleset.rounds
+        ]
+
     def value_schema(self) -> dict[str, Any]:
         contract = {
             "type": "string",
             "minLength": 1,
             "maxLength": LONGEST_CONTRACT,
-            "description": 'Like "1 set + 2 runs" or "1 run of 7".',
+            "description": N_('Like "1 set + 2 runs" or "1 run of 7".'),
         }
         item = _object_schema(
             (_ROUND_HAND_SIZE, *_ROUND_FLAGS),
@@ -318,6 +362,25 @@ class Rounds(Parameter):
         )
         item["properties"] = {"contract": contract, **item["properties"]}
         return {"type": "array", "items": item, "minItems": 1, "maxItems": MOST_ROUNDS}
+
+
+def _contract_option(spec: RoundSpec, set_min: int, run_min: int) -> str:
+    """A round's contract as the ``rounds`` option reads it ("1 set + 1 run", "1 run of 7"):
+    a meld's size is said where it is not the ruleset's minimum, which the option assumes."""
+    counts: dict[tuple[str, int], int] = {}
+    for meld in spec.contract.melds:
+        counts[meld.type, meld.min] = counts.get((meld.type, meld.min), 0) + 1
+    parts = []
+    for (meld_type, size), count in counts.items():
+        least = set_min if meld_type == "set" else run_min
+        part = f"{count} {meld_type}{'s' if count > 1 else ''}"
+        parts.append(part if size == least else f"{part} of {size}")
+    return " + ".join(parts)
+
+
+def _the_one(values: set[Value]) -> Value | None:
+    """The value, if every part of the ruleset has the same one; else None."""
+    return next(iter(values)) if len(values) == 1 else None
 
 
 def _rounds_so_far(ruleset: Ruleset, changes: Changes) -> tuple[RoundSpec, ...]:
@@ -333,6 +396,9 @@ class RoundCount(Number):
         count = self.whole_number(value, min(self.high, len(ruleset.rounds)))
         changes["rounds"] = _rounds_so_far(ruleset, changes)[:count]
 
+    def value_of(self, ruleset: Ruleset) -> int:
+        return ruleset.round_count
+
 
 @dataclass(frozen=True, kw_only=True)
 class HandSize(Number):
@@ -343,6 +409,9 @@ class HandSize(Number):
         changes["rounds"] = tuple(
             dataclasses.replace(spec, hand_size=size) for spec in _rounds_so_far(ruleset, changes)
         )
+
+    def value_of(self, ruleset: Ruleset) -> int | None:
+        return _the_one({spec.hand_size for spec in ruleset.rounds})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -355,6 +424,10 @@ class ExactMinimum(Flag):
             dataclasses.replace(spec, exact_minimum=exact and not spec.whole_hand)
             for spec in _rounds_so_far(ruleset, changes)
         )
+
+    def value_of(self, ruleset: Ruleset) -> bool | None:
+        # A whole-hand round has no minimum, so it says nothing either way.
+        return _the_one({spec.exact_minimum for spec in ruleset.rounds if not spec.whole_hand})
 
 
 def _object_schema(

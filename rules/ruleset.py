@@ -272,12 +272,12 @@ def _round_from_stored(item: Mapping[str, Any]) -> RoundSpec:
     )
 
 
-_MIN_PLAYERS = Number(description="fewest players", low=2, high=MAX_SEATS)
-_MAX_PLAYERS = Number(description="most players", low=2, high=MAX_SEATS)
+_MIN_PLAYERS = Number(description=N_("fewest players"), low=2, high=MAX_SEATS)
+_MAX_PLAYERS = Number(description=N_("most players"), low=2, high=MAX_SEATS)
 
-_TABLES_OPTION = Tables(description="decks and jokers by table size")
-_WILD_RANKS_OPTION = Ranks(description="ranks that are wild besides jokers")
-_POINTS_OPTION = Points(name="points", description="penalty points by rank, and 'JK'")
+_TABLES_OPTION = Tables(description=N_("decks and jokers by table size"))
+_WILD_RANKS_OPTION = Ranks(description=N_("ranks that are wild besides jokers"))
+_POINTS_OPTION = Points(name="points", description=N_("penalty points by rank, and 'JK'"))
 
 _OPTIONS = Stored(
     "options",
@@ -367,21 +367,21 @@ class Ruleset:
     max_players: int = parameter(8, _MAX_PLAYERS, stored=WITH_ANOTHER)
     rounds: tuple[RoundSpec, ...] = parameter(
         (),
-        Rounds(description="the rounds: contract and hand size of each"),
+        Rounds(description=N_("the rounds: contract and hand size of each")),
         RoundCount(
             name="round_count",
-            description="play only the first N rounds (at most the base ruleset's)",
+            description=N_("play only the first N rounds (at most the base ruleset's)"),
             low=1,
             high=MOST_ROUNDS,
         ),
         HandSize(
             name="hand_size",
-            description="deal this many cards in every round",
+            description=N_("deal this many cards in every round"),
             low=1,
             high=MOST_CARDS_DEALT,
         ),
         ExactMinimum(
-            name="exact_minimum", description="contract melds at exactly their minimum size"
+            name="exact_minimum", description=N_("contract melds at exactly their minimum size")
         ),
         stored=(_ROUND_COUNT, _ROUNDS),
     )
@@ -389,7 +389,7 @@ class Ruleset:
         (TableSize(4, 2, 4), TableSize(8, 3, 6)),
         _TABLES_OPTION,
         Jokers(
-            name="jokers", description="jokers in play, whatever the table size", high=MAX_SEATS
+            name="jokers", description=N_("jokers in play, whatever the table size"), high=MAX_SEATS
         ),
         stored=(_TABLES,),
     )
@@ -398,85 +398,90 @@ class Ruleset:
     #: Whether the wild ranks still exist as a rank a wild may stand for (California's queens
     #: do; May I's twos have no natural meaning at all).
     wild_rank_in_melds: bool = parameter(
-        True, Flag(description="a wild may stand for the wild rank itself")
+        True, Flag(description=N_("a wild may stand for the wild rank itself"))
     )
-    ace_low: bool = parameter(True, Flag(description="the ace may rank below the 2"))
-    ace_high: bool = parameter(True, Flag(description="the ace may rank above the king"))
-    set_min: int = parameter(3, Number(description="fewest cards in a set", low=2, high=8))
-    run_min: int = parameter(4, Number(description="fewest cards in a run", low=3, high=13))
+    ace_low: bool = parameter(True, Flag(description=N_("the ace may rank below the 2")))
+    ace_high: bool = parameter(True, Flag(description=N_("the ace may rank above the king")))
+    set_min: int = parameter(3, Number(description=N_("fewest cards in a set"), low=2, high=8))
+    run_min: int = parameter(4, Number(description=N_("fewest cards in a run"), low=3, high=13))
     # Contracts.
     runs_may_touch: bool = parameter(
-        True, Flag(description="two runs of one suit in a contract may touch")
+        True, Flag(description=N_("two runs of one suit in a contract may touch"))
     )
     #: Fewest ranks missing between two runs of one suit in one contract (0: no such rule).
     same_suit_run_gap: int = parameter(
-        0, Number(description="fewest missing ranks between same-suit runs", high=6)
+        0, Number(description=N_("fewest missing ranks between same-suit runs"), high=6)
     )
     # Lay-offs.
     layoff_timing: LayoffTiming = parameter(
         "same_turn",
-        Choice(description="first turn lay-offs are allowed", choices=LAYOFF_TIMINGS),
+        Choice(
+            description=N_("when lay-offs may begin: the turn the contract is laid, or the next"),
+            choices=LAYOFF_TIMINGS,
+        ),
     )
     # Wild cards.
     set_min_naturals: int = parameter(
-        1, Number(description="fewest natural cards in a set", low=1, high=8)
+        1, Number(description=N_("fewest natural cards in a set"), low=1, high=8)
     )
     run_min_naturals: int = parameter(
-        1, Number(description="fewest natural cards in a run", low=1, high=13)
+        1, Number(description=N_("fewest natural cards in a run"), low=1, high=13)
     )
     #: Most wild cards a run may hold outside the span of its naturals (None: no limit).
     wilds_outside_span: int | None = parameter(
         None,
-        Number(description="most wilds outside a run's naturals", high=12, nullable=True),
+        Number(description=N_("most wilds outside a run's naturals"), high=12, nullable=True),
     )
     #: House option: at most one wild card per this many cards of a run (None: off).
     run_wilds_per_cards: int | None = parameter(
         None,
-        Number(description="at most one wild per N cards of a run", low=2, high=13, nullable=True),
+        Number(
+            description=N_("at most one wild per N cards of a run"), low=2, high=13, nullable=True
+        ),
     )
     #: Wild cards may not outnumber the naturals of a meld.
     wilds_at_most_naturals: bool = parameter(
-        False, Flag(description="wild cards may not outnumber naturals")
+        False, Flag(description=N_("wild cards may not outnumber naturals"))
     )
     #: The wild-card limits also hold for a meld after a lay-off.
     wild_limits_on_layoff: bool = parameter(
-        True, Flag(description="wild limits hold after a lay-off too")
+        True, Flag(description=N_("wild limits hold after a lay-off too"))
     )
     # Joker swaps.
-    swaps: bool = parameter(True, Flag(description="jokers on the table may be swapped"))
-    swap_from_sets: bool = parameter(True, Flag(description="jokers may be taken out of sets"))
-    swap_from_runs: bool = parameter(True, Flag(description="jokers may be taken out of runs"))
+    swaps: bool = parameter(True, Flag(description=N_("jokers on the table may be swapped")))
+    swap_from_sets: bool = parameter(True, Flag(description=N_("jokers may be taken out of sets")))
+    swap_from_runs: bool = parameter(True, Flag(description=N_("jokers may be taken out of runs")))
     #: Only jokers may be taken, never a wild card of a wild rank (May I's twos).
     swap_jokers_only: bool = parameter(
-        False, Flag(description="only jokers, not wild-rank cards, may be taken")
+        False, Flag(description=N_("only jokers, not wild-rank cards, may be taken"))
     )
     swap_timing: SwapTiming = parameter(
         "any",
-        Choice(description="when the swapper's contract must be down", choices=SWAP_TIMINGS),
+        Choice(description=N_("when the swapper's contract must be down"), choices=SWAP_TIMINGS),
     )
     freed_joker: FreedJoker = parameter(
         "own_meld_now",
-        Choice(description="where the freed joker must go", choices=OBLIGATIONS),
+        Choice(description=N_("where the freed joker must go"), choices=OBLIGATIONS),
     )
     # Buying.
-    buying: bool = parameter(True, Flag(description="discards may be bought out of turn"))
+    buying: bool = parameter(True, Flag(description=N_("discards may be bought out of turn")))
     buy_limit: int | None = parameter(
         3,
-        Number(description="most buys per player per round", low=1, high=20, nullable=True),
+        Number(description=N_("most buys per player per round"), low=1, high=20, nullable=True),
     )
     buy_penalty_cards: int = parameter(
-        1, Number(description="extra cards a buyer takes from the stock", high=3)
+        1, Number(description=N_("extra cards a buyer takes from the stock"), high=3)
     )
     no_consecutive_buys: bool = parameter(
-        False, Flag(description="nobody buys two discards in a row")
+        False, Flag(description=N_("nobody buys two discards in a row"))
     )
     buy_when_down: bool = parameter(
-        True, Flag(description="a player whose contract is down may still buy")
+        True, Flag(description=N_("a player whose contract is down may still buy"))
     )
     # Going out and scoring.
     #: A player may go out by melding every card, with no final discard.
     go_out_by_melding: bool = parameter(
-        False, Flag(description="going out without a final discard")
+        False, Flag(description=N_("going out without a final discard"))
     )
     # What each rank costs, a joker, and a card of a wild rank: compared by :attr:`scores`.
     rank_points: tuple[int, ...] = parameter(
@@ -490,22 +495,22 @@ class Ruleset:
     wild_rank_points: int | None = parameter(None, stored=WITH_ANOTHER, compare=False)
     tie_break: TieBreak = parameter(
         "last_round",
-        Choice(description="how an equal lowest total is decided", choices=TIE_BREAKS),
+        Choice(description=N_("how an equal lowest total is decided"), choices=TIE_BREAKS),
     )
     #: Points taken off for cutting exactly the cards needed (0: no such bonus).
     cut_bonus: int = parameter(
-        0, Number(description="points off for an exact cut (0: none)", high=500)
+        0, Number(description=N_("points off for an exact cut (0: none)"), high=500)
     )
     cutter: Neighbour = parameter(
-        "left_of_dealer", Choice(description="who cuts", choices=NEIGHBOURS)
+        "left_of_dealer", Choice(description=N_("who cuts"), choices=NEIGHBOURS)
     )
     first_dealer: FirstDealer = parameter(
         "agreed",
-        Choice(description="how the first dealer is chosen", choices=FIRST_DEALERS),
+        Choice(description=N_("how the first dealer is chosen"), choices=FIRST_DEALERS),
     )
     stock_exhausted: StockRule = parameter(
         "reshuffle",
-        Choice(description="what happens when the stock runs out", choices=STOCK_RULES),
+        Choice(description=N_("what happens when the stock runs out"), choices=STOCK_RULES),
     )
     #: What a card of each rank costs in hand, ace first, the wild rank's value applied.
     scores: tuple[int, ...] = field(init=False, repr=False, metadata={"stored": WITH_ANOTHER})

@@ -166,7 +166,6 @@ def sheet(match_id: str) -> Response:
         matches=MATCHES,
         ranks=rank_names(),
         suits=suit_names(),
-        ruleset_names={id: words.current().text(preset.name) for id, preset in PRESETS.items()},
     )
 
 

@@ -126,10 +126,58 @@ class RulesetListSchema(ma.Schema):
     rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
 
 
+class HouseOptionSchema(ma.Schema):
+    """One option a house ruleset's ``options`` may replace, as this preset sets it."""
+
+    name = fields.String(
+        required=True,
+        validate=validate.OneOf(list(PARAMETERS)),
+        metadata={"description": "The option's name: a key of `options`.", "example": "buy_limit"},
+    )
+    schema = fields.Dict(
+        required=True,
+        metadata={
+            "description": "The values the option takes, as JSON Schema (the OpenAPI 3.0"
+            " dialect): its type, bounds and choices, as `HouseOptions` states them.",
+            "example": {"type": "integer", "minimum": 1, "maximum": 20, "nullable": True},
+        },
+    )
+    value = fields.Raw(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "What the preset plays with, as a value of the option: given as it"
+            " is, it changes nothing. `null` where the rule is off (an option that may be"
+            " null) or where no one value says it (`hand_size` when the rounds deal"
+            " differently, `jokers` when the table sizes differ).",
+            "example": 3,
+        },
+    )
+    description = fields.String(
+        required=True,
+        metadata={
+            "description": "What the option means, in the reader's language.",
+            "example": "most buys per player per round",
+        },
+    )
+
+
 #: Every parameter of a preset (docs/rules.md §3 says what each means), and its rounds: what
-#: ``Ruleset.as_dict`` writes, entry by entry.
+#: ``Ruleset.as_dict`` writes, entry by entry; then the house options, each with its value.
 RulesetDetailSchema = RulesetSummarySchema.from_dict(
-    {key: _shown(key) for key in _STORED if key not in SUMMARY}, name="RulesetDetailSchema"
+    {
+        **{key: _shown(key) for key in _STORED if key not in SUMMARY},
+        "house_options": fields.List(
+            fields.Nested(HouseOptionSchema),
+            required=True,
+            metadata={
+                "description": "Every option a house ruleset's `options` may replace, in a"
+                " stable order, with the preset's value and what it means in the reader's"
+                " language."
+            },
+        ),
+    },
+    name="RulesetDetailSchema",
 )
 
 #: The shapes the entries name, for whoever refers to one.

@@ -6,7 +6,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.schemas import RoundSchema, RulesetDetailSchema
-from rules import PRESETS
+from rules import PARAMETERS, PRESETS
 
 
 def test_list(client: FlaskClient) -> None:
@@ -28,13 +28,15 @@ def test_detail_is_every_parameter(client: FlaskClient, ruleset_id: str) -> None
     """Nothing the engine describes is dropped on the way out."""
     response = client.get(f"/v1/rulesets/{ruleset_id}")
     assert response.status_code == 200
-    assert response.get_json() == PRESETS[ruleset_id].as_dict()
+    shown = response.get_json()
+    assert [entry["name"] for entry in shown.pop("house_options")] == list(PARAMETERS)
+    assert shown == PRESETS[ruleset_id].as_dict()
 
 
 def test_detail_schema_declares_every_parameter() -> None:
     """A parameter the engine adds must be declared, or the response would drop it."""
     described = PRESETS["liverpool"].as_dict()
-    assert set(RulesetDetailSchema().fields) == set(described)
+    assert set(RulesetDetailSchema().fields) == {*described, "house_options"}
     assert set(RoundSchema().fields) == set(described["rounds"][0])
 
 

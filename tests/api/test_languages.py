@@ -44,6 +44,11 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Start a match",
         "csv": "round,contract,dealer,Ann,Ann total,Bob,Bob total,Cleo,Cleo total",
         "not_found": "Not Found",
+        "option": "fewest cards in a set",
+        "progressive_option": "fewest cards in a set",
+        "round_hand_size": "cards dealt to each player",
+        "sheet_ruleset": "Liverpool Rummy, fixed hand",
+        "sheet_description": "Liverpool with 10 cards dealt in every round.",
     },
     "de": {
         "contract": "ein Buch und eine Sequenz",
@@ -59,6 +64,11 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Spiel beginnen",
         "csv": "Runde,Kontrakt,Geber,Ann,Ann Summe,Bob,Bob Summe,Cleo,Cleo Summe",
         "not_found": "Nicht gefunden",
+        "option": "Mindestzahl der Karten eines Buchs",
+        "progressive_option": "Mindestzahl der Karten eines Satzes",
+        "round_hand_size": "Karten, die jeder Spieler bekommt",
+        "sheet_ruleset": "Liverpool Rummy, feste Handgröße",
+        "sheet_description": "Liverpool mit 10 Karten in jeder Runde.",
     },
     "nl": {
         "contract": "een drieling en een reeks",
@@ -74,6 +84,11 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Wedstrijd beginnen",
         "csv": "ronde,contract,gever,Ann,Ann totaal,Bob,Bob totaal,Cleo,Cleo totaal",
         "not_found": "Niet gevonden",
+        "option": "minste aantal kaarten in een drieling",
+        "progressive_option": "minste aantal kaarten in een drieling",
+        "round_hand_size": "kaarten die elke speler krijgt",
+        "sheet_ruleset": "Liverpool Rummy, vaste handgrootte",
+        "sheet_description": "Liverpool met 10 kaarten per ronde.",
     },
     "it": {
         "contract": "un tris e una scala",
@@ -89,6 +104,11 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Inizia una partita",
         "csv": "mano,contratto,mazziere,Ann,Ann totale,Bob,Bob totale,Cleo,Cleo totale",
         "not_found": "Non trovato",
+        "option": "numero minimo di carte di un tris",
+        "progressive_option": "numero minimo di carte di un tris",
+        "round_hand_size": "carte distribuite a ogni giocatore",
+        "sheet_ruleset": "Liverpool Rummy, mano fissa",
+        "sheet_description": "Liverpool con 10 carte distribuite in ogni mano.",
     },
     "nb": {
         "contract": "ett sett og en rekke",
@@ -104,6 +124,11 @@ SAYS: dict[str, dict[str, str]] = {
         "heading": "Start et spill",
         "csv": "runde,kontrakt,giver,Ann,Ann sum,Bob,Bob sum,Cleo,Cleo sum",
         "not_found": "Ikke funnet",
+        "option": "færrest kort i et sett",
+        "progressive_option": "færrest kort i et sett",
+        "round_hand_size": "kort som deles ut til hver spiller",
+        "sheet_ruleset": "Liverpool Rummy, fast håndstørrelse",
+        "sheet_description": "Liverpool med 10 kort i hver runde.",
     },
 }
 
@@ -171,6 +196,85 @@ def test_a_spreadsheets_header(client: FlaskClient, code: str) -> None:
     assert sheet.headers["Content-Language"] == code
     assert "Accept-Language" in sheet.headers["Vary"]
     assert sheet.get_data(as_text=True).splitlines()[0] == SAYS[code]["csv"]
+
+
+def _options(client: FlaskClient, ruleset: str, code: str) -> dict[str, dict[str, Any]]:
+    shown = client.get(f"/v1/rulesets/{ruleset}", headers=_in(code)).get_json()
+    return {entry["name"]: entry for entry in shown["house_options"]}
+
+
+@pytest.mark.parametrize("code", list(SAYS))
+def test_a_house_options_description(client: FlaskClient, code: str) -> None:
+    options = _options(client, "liverpool", code)
+    assert options["set_min"] == {
+        "name": "set_min",
+        "schema": {"type": "integer", "minimum": 2, "maximum": 8},
+        "value": 3,
+        "description": SAYS[code]["option"],
+    }
+    # A round's fields are described inside the rounds option's schema, in the same words.
+    round_fields = options["rounds"]["schema"]["items"]["properties"]
+    assert round_fields["hand_size"]["description"] == SAYS[code]["round_hand_size"]
+    progressive = _options(client, "progressive", code)
+    assert progressive["set_min"]["description"] == SAYS[code]["progressive_option"]
+
+
+def _without_descriptions(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_descriptions(v) for k, v in value.items() if k != "description"}
+    if isinstance(value, list):
+        return [_without_descriptions(item) for item in value]
+    return value
+
+
+def test_house_options_differ_by_language_in_their_words_only(client: FlaskClient) -> None:
+    english = _options(client, "may-i", "en")
+    for code in i18n.LANGUAGES[1:]:
+        options = _options(client, "may-i", code)
+        assert list(options) == list(english)
+        assert _without_descriptions(options) == _without_descriptions(english)
+        assert all(options[name]["description"] != english[name]["description"] for name in english)
+
+
+#: A house ruleset keeps its preset's name and description, which a sheet stores in English.
+HOUSE = {"base": "liverpool-fixed-hand", "options": {"buy_limit": 2}}
+ROUND_ONE = {
+    "results": [{"seat": 0, "went_out": True}, {"seat": 1, "points": 35}, {"seat": 2, "points": 5}]
+}
+
+
+@pytest.mark.parametrize("code", list(SAYS))
+def test_a_stored_sheets_ruleset_in_the_readers_language(client: FlaskClient, code: str) -> None:
+    created = client.post(
+        "/v1/matches", json={"ruleset": HOUSE, "players": ["Ann", "Bob", "Cleo"]}, headers=_in(code)
+    )
+    token, where = created.get_json()["edit_token"], created.headers["Location"]
+    assert created.get_json()["ruleset"]["name"] == SAYS[code]["sheet_ruleset"]
+    english = client.get(where).get_json()["ruleset"]
+    read = client.get(where, headers=_in(code))
+    ruleset = read.get_json()["ruleset"]
+    assert ruleset["name"] == SAYS[code]["sheet_ruleset"]
+    assert ruleset["description"] == SAYS[code]["sheet_description"]
+    assert {**ruleset, "name": None, "description": None} == {
+        **english,
+        "name": None,
+        "description": None,
+    }
+    # The ETag is the version in every language: the sheet read in this one is written with it.
+    assert read.headers["ETag"] == created.headers["ETag"] == '"1"'
+    written = client.put(
+        f"{where}/rounds/1",
+        json=ROUND_ONE,
+        headers={"Authorization": f"Bearer {token}", "If-Match": read.headers["ETag"], **_in(code)},
+    )
+    assert written.status_code == 200, written.get_json()
+    assert written.get_json()["ruleset"]["name"] == SAYS[code]["sheet_ruleset"]
+    # What is stored is what the sheet was made with, whatever language wrote to it.
+    stored = client.get(where).get_json()["ruleset"]
+    assert (stored["name"], stored["description"]) == (
+        "Liverpool Rummy, fixed hand",
+        "Liverpool with 10 cards dealt in every round.",
+    )
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ Schema are the bounds the engine checks, and the stored form reads back as the s
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from typing import Any
 
@@ -257,3 +258,52 @@ def test_a_ruleset_shown_out_of_its_bounds_is_caught() -> None:
     shown = find_ruleset("liverpool").as_dict()
     shown["tables"][0]["max_players"] = 13
     assert not jsonschema_rs.is_valid(SHOWN, shown)
+
+
+# --- what a preset plays with, as a value of each option ------------------------------------------
+
+PRESET_OPTIONS = [(preset, name) for preset in PRESETS for name in PARAMETERS]
+
+
+@pytest.mark.parametrize(("preset", "name"), PRESET_OPTIONS)
+def test_a_presets_value_of_an_option_changes_nothing(preset: str, name: str) -> None:
+    """Given back as the option (through JSON, as a client would), the value a preset shows
+    leaves every check answering the same; and it is a value the option's schema allows."""
+    ruleset = find_ruleset(preset)
+    value = PARAMETERS[name].value_of(ruleset)
+    if value is None and not PARAMETERS[name].value_schema().get("nullable"):
+        return  # no one value says it (the rounds deal differently): nothing to give back
+    jsonschema_rs.validate(as_json_schema(PARAMETERS[name].value_schema()), value)
+    changes: dict[str, Any] = {}
+    PARAMETERS[name].apply(ruleset, json.loads(json.dumps(value)), changes)
+    assert changes, name
+    assert dataclasses.replace(ruleset, **changes) == ruleset
+
+
+def test_an_option_with_no_one_value_shows_none() -> None:
+    liverpool = find_ruleset("liverpool")  # 10 then 12 cards; 4 jokers at four, 6 at eight
+    assert PARAMETERS["hand_size"].value_of(liverpool) is None
+    assert PARAMETERS["jokers"].value_of(liverpool) is None
+    assert PARAMETERS["hand_size"].value_of(find_ruleset("liverpool-fixed-hand")) == 10
+    assert PARAMETERS["exact_minimum"].value_of(find_ruleset("contract-rummy")) is True
+    mixed = liverpool.with_options(
+        {
+            "rounds": [
+                {"contract": "2 sets", "hand_size": 10, "exact_minimum": True},
+                {"contract": "2 runs", "hand_size": 10},
+            ]
+        }
+    )
+    assert PARAMETERS["exact_minimum"].value_of(mixed) is None
+
+
+def test_a_rounds_contract_is_written_as_the_option_reads_it() -> None:
+    """A meld's size is said where it is not the ruleset's minimum: "2 runs" of a ruleset
+    whose runs start at 3 would read back as runs of 3."""
+    short_runs = find_ruleset("liverpool").with_options({"run_min": 3})
+    rounds = PARAMETERS["rounds"].value_of(short_runs)
+    assert [spec["contract"] for spec in rounds[1:3]] == ["1 set + 1 run of 4", "2 runs of 4"]
+    assert rounds[6]["contract"] == "1 run of 7"
+    assert PARAMETERS["rounds"].value_of(find_ruleset("liverpool"))[1]["contract"] == (
+        "1 set + 1 run"
+    )

@@ -104,14 +104,12 @@ function notice(text) {
 // --- showing the sheet ----------------------------------------------------------------------------
 
 const nameOf = (seat) => sheet.players[seat].name;
-// A preset's name in the page's language; a house ruleset keeps the name it was stored with.
-const rulesetNames = JSON.parse($("ruleset-names").textContent);
-const rulesetName = (ruleset) => rulesetNames[ruleset.id] ?? ruleset.name;
 
 function render(previous) {
   $("sheet-status").textContent = token ? "" : say("view_only");
   // The evening's title, when it was given one, before the ruleset's name.
-  const named = rulesetName(sheet.ruleset);
+  // The API writes the ruleset's name in the page's language (it is asked in it).
+  const named = sheet.ruleset.name;
   const heading = sheet.title ? `${sheet.title} · ${named}` : named;
   $("sheet-title").textContent = heading;
   $("sheet-players").textContent = sheet.players.map((player) => player.name).join(", ");

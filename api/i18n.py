@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from babel.support import Translations
-from flask import Flask, has_request_context, request
+from flask import Flask, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -183,7 +183,7 @@ def for_family(family: str) -> None:
     """
     now = words.current()
     wanted = family if family in _OWN_WORDS[now.code] else None
-    if wanted != now.family and has_request_context():
+    if wanted != now.family:
         words.use(language(now.code, wanted))
 
 
@@ -237,15 +237,15 @@ def _forget_language(_error: Any = None) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Choose each request's language first, and say it on every answer."""
+    """Choose each request's language first (:class:`SayLanguage` says it on every answer)."""
     app.before_request_funcs.setdefault(None, []).insert(0, _choose_language)
     app.teardown_request(_forget_language)
-    app.wsgi_app = SayLanguage(app.wsgi_app)  # type: ignore[method-assign]
 
 
 __all__ = [
     "LANGUAGES",
     "NAMES",
+    "SayLanguage",
     "choose",
     "current_code",
     "for_family",

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 #: The environ keys the request id and the start time are kept under for the request.
 REQUEST_ID = "rummy_referee.request_id"
+#: The environ key of the route template, where an answer is made outside Flask's routing
+#: (:mod:`api.fastjson.lane`).
+ROUTE = "rummy_referee.route"
 #: What a route is called when no route matched (a 404 or 405 before any view).
 UNMATCHED = "<unmatched>"
 
@@ -83,8 +86,11 @@ class Observed:
             status: str, headers: list[tuple[str, str]], exc_info: Any = None
         ) -> Callable[[bytes], object]:
             headers.append(("X-Request-Id", ident))
-            rule = request.url_rule if has_request_context() else None
-            answered[:] = [(rule.rule if rule is not None else UNMATCHED, int(status[:3]))]
+            route = environ.get(ROUTE)
+            if route is None:
+                rule = request.url_rule if has_request_context() else None
+                route = rule.rule if rule is not None else UNMATCHED
+            answered[:] = [(route, int(status[:3]))]
             return start_response(status, headers, exc_info)
 
         body = self.wsgi_app(environ, start)
@@ -128,15 +134,25 @@ def _log_to_stderr() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Wrap the app (after the other middleware, so that their headers are in the answer it
-    times) and serve ``/metrics``."""
-    log = bool(app.config["ACCESS_LOG"])
-    count = bool(app.config["METRICS"])
-    if log:
+    """Serve ``/metrics`` and set up the access log, as the settings say."""
+    if app.config["ACCESS_LOG"]:
         _log_to_stderr()
-    app.wsgi_app = Observed(app.wsgi_app, log=log, count=count)  # type: ignore[method-assign]
-    if count:
+    if app.config["METRICS"]:
         app.register_blueprint(metrics.blp)
 
 
-__all__ = ["REQUEST_ID", "UNMATCHED", "access_log", "init_app", "request_id"]
+def middleware(app: Flask, wsgi_app: WSGIApplication) -> Observed:
+    """:class:`Observed` around ``wsgi_app``, as the app's settings say."""
+    return Observed(wsgi_app, log=bool(app.config["ACCESS_LOG"]), count=bool(app.config["METRICS"]))
+
+
+__all__ = [
+    "REQUEST_ID",
+    "ROUTE",
+    "UNMATCHED",
+    "Observed",
+    "access_log",
+    "init_app",
+    "middleware",
+    "request_id",
+]

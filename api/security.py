@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
@@ -68,14 +66,9 @@ class SecurityHeaders:
 _ITEMS = tuple(HEADERS.items())
 
 
-def init_app(app: Flask) -> None:
-    app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
-
-
 __all__ = [
     "CONTENT_SECURITY_POLICY",
     "HEADERS",
     "SHEET_CACHE_CONTROL",
     "SecurityHeaders",
-    "init_app",
 ]

@@ -17,6 +17,9 @@ the checks take a shorter way, planned once from their own declared fields:
   flask-smorest's wrappers around it — the documented view stays theirs, in the OpenAPI
   document and on the stock path — and hands every body or verdict its plans are not sure of
   to that documented view, so that every error is the stock path's own.
+* :class:`~api.fastjson.lane.Lane` answers a plain check (a JSON body of known length, no
+  query string) with the same plans beside Flask, whose request machinery costs a check more
+  than the check itself, and hands every other request to Flask.
 
 Either way the answer is the same bytes as marshmallow's and ``flask.jsonify``'s: a test sends
 a corpus of valid and broken requests through both paths and compares them. With the switch
@@ -34,6 +37,7 @@ import functools
 import inspect
 import json
 from collections.abc import Callable, Sequence
+from http import HTTPStatus
 from json.encoder import encode_basestring_ascii
 from operator import attrgetter
 from typing import Any
@@ -78,6 +82,17 @@ class FastJSONProvider(DefaultJSONProvider):
                 return obj
             obj = json.loads(obj)
         return super().dumps(obj, **kwargs)
+
+    def sends_as_written(self, debug: bool) -> bool:
+        """Whether :meth:`response` sends a written body as it is, in an app in ``debug`` mode
+        or not: compact (as Flask writes outside debug mode, unless told), ASCII, in order."""
+        compact = not debug if self.compact is None else self.compact
+        return (
+            compact
+            and self.ensure_ascii
+            and not self.sort_keys
+            and self.mimetype == "application/json"
+        )
 
 
 def fast_json_on() -> bool:
@@ -512,56 +527,85 @@ class ResponseSchema(ma.Schema):
         return super().dump(obj, many=many)
 
 
-def json_view(
+class JSONView:
+    """A view whose JSON body and verdict its plans load and write: what :func:`json_view`
+    serves inside Flask, and :class:`~api.fastjson.lane.Lane` beside it."""
+
+    def __init__(
+        self,
+        decorated: Callable[..., Any],
+        load: Callable[[dict[str, Any]], dict[str, Any]],
+        write: Callable[[Any], str],
+        status: int,
+        depth: int,
+    ) -> None:
+        self.decorated = decorated
+        self.view = inspect.unwrap(decorated)
+        self.load = load
+        self.write = write
+        self.status = status
+        self.status_line = f"{status} {HTTPStatus(status).phrase}"
+        #: How deeply a body the plan loads can nest (:func:`nesting`).
+        self.depth = depth
+
+    def verdict(self, body: Any) -> str | None:
+        """The verdict's JSON text for a parsed body, or None where the plans are not sure of
+        the body or the verdict (the decorated view answers those)."""
+        if type(body) is not dict:
+            return None
+        try:
+            text = self.write(self.view(self.load(body)))
+        except (GiveUp, ma.ValidationError):
+            return None  # marshmallow names the fault
+        return text
+
+
+def planned(
     decorated: Callable[..., Any],
     request_schema: ma.Schema,
     status: int,
-    response_schema: ResponseSchema,
-) -> Callable[..., Any]:
-    """One view doing what ``decorated`` (webargs' and flask-smorest's wrappers around a view)
-    does for a body the plans are sure of: read it by the API's strict rules, load it, run the
-    view, write the verdict. Any other body, and any verdict the writer gives up on, is served
-    by ``decorated`` itself, so that every error and every unusual answer is the stock path's.
-    """
-    view = inspect.unwrap(decorated)
-    parser = parsing.JSONBodyParser()
-    write = response_schema.one_pass
+    response_schema: ma.Schema,
+) -> JSONView | None:
+    """The :class:`JSONView` of a view, if plans can load its body and write its verdict."""
+    write = response_schema.one_pass if isinstance(response_schema, ResponseSchema) else None
     load = request_schema.one_pass if isinstance(request_schema, RequestSchema) else None
     if write is None or load is None:
-        return decorated
-    depth = nesting(request_schema)
+        return None
+    return JSONView(decorated, load, write, status, nesting(request_schema))
+
+
+def json_view(plan: JSONView) -> Callable[..., Any]:
+    """One view doing what the decorated view (webargs' and flask-smorest's wrappers around
+    it) does for a body the plans are sure of: read it by the API's strict rules, load it, run
+    the view, write the verdict. Any other body, and any verdict the writer gives up on, is
+    served by the decorated view itself, so that every error and every unusual answer is the
+    stock path's.
+    """
+    decorated = plan.decorated
+    parser = parsing.JSONBodyParser()
 
     @functools.wraps(decorated)
     def answer(*args: Any, **kwargs: Any) -> Any:
-        request = flask.request
         # A body that is not JSON or too long raises here as it does in webargs; one too deep
         # for the plan is read again by webargs, which says so.
         app = flask.current_app
-        if depth > app.config["MAX_JSON_DEPTH"]:
+        if args or kwargs or plan.depth > app.config["MAX_JSON_DEPTH"]:
             return decorated(*args, **kwargs)
-        body = parser.read_json(request)
-        if type(body) is not dict:
-            return decorated(*args, **kwargs)
-        try:
-            loaded = load(body)
-        except (GiveUp, ma.ValidationError):
-            return decorated(*args, **kwargs)  # marshmallow names the fault
-        verdict = view(loaded, *args, **kwargs)
-        try:
-            text = write(verdict)
-        except GiveUp:
+        text = plan.verdict(parser.read_json(flask.request))
+        if text is None:
             return decorated(*args, **kwargs)
         response = app.json.response(EncodedJSON(text))
-        response.status_code = status
+        response.status_code = plan.status
         return response
 
     return answer
 
 
-def init_app(app: flask.Flask) -> None:
+def init_app(app: flask.Flask) -> dict[str, JSONView]:
     """Put the app on the fast path: its JSON provider sends written bodies as they are, and
     every view that reads a JSON body and answers with a :class:`ResponseSchema` is served by
-    its :func:`json_view` — called after the blueprints are registered."""
+    its :func:`json_view` — called after the blueprints are registered. Answers those views'
+    plans, by URL rule, for :class:`~api.fastjson.lane.Lane`."""
     app.json = FastJSONProvider(app)
     body_schemas: dict[Callable[..., Any], ma.Schema] = {}
     answer_schemas: dict[Callable[..., Any], tuple[int, ma.Schema]] = {}
@@ -569,12 +613,18 @@ def init_app(app: flask.Flask) -> None:
         if isinstance(blueprint, parsing.Blueprint):
             body_schemas.update(blueprint.body_schemas)
             answer_schemas.update(blueprint.answer_schemas)
+    plans: dict[str, JSONView] = {}
     for endpoint, decorated in list(app.view_functions.items()):
         view = inspect.unwrap(decorated)
         if view not in body_schemas or view not in answer_schemas:
             continue
         status, response_schema = answer_schemas[view]
-        if isinstance(response_schema, ResponseSchema):
-            app.view_functions[endpoint] = json_view(
-                decorated, body_schemas[view], status, response_schema
-            )
+        plan = planned(decorated, body_schemas[view], status, response_schema)
+        if plan is not None:
+            app.view_functions[endpoint] = json_view(plan)
+            plans[endpoint] = plan
+    return {
+        rule.rule: plans[rule.endpoint]
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint in plans and not rule.arguments and "POST" in (rule.methods or ())
+    }

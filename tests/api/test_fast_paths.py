@@ -9,15 +9,18 @@ alone), and the two answers must be the same status, headers and bytes.
 from __future__ import annotations
 
 import copy
+import io
 import itertools
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import marshmallow as ma
 import pytest
-from flask import Flask
-from werkzeug.test import TestResponse
+from flask import Flask, request, request_started
+from werkzeug.test import EnvironBuilder, TestResponse
+from werkzeug.wrappers import Response
 
 from api import create_app
 from api.fastjson import FastJSONProvider
@@ -56,6 +59,17 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "/v1/hands/penalty": {"ruleset": "liverpool", "cards": ["QD", "JK", "4S"]},
 }
+
+
+class BrokenStream(io.BytesIO):
+    """A request body whose reading fails, as a dropped connection's does."""
+
+    def readinto(self, buffer: Any) -> int:
+        raise ConnectionResetError("the client went away")
+
+    def read(self, size: int | None = -1) -> bytes:
+        raise ConnectionResetError("the client went away")
+
 
 #: Values put in place of each field, and of each card: right, wrong, and wrong in type.
 ODD: list[Any] = [
@@ -268,7 +282,7 @@ def test_a_shallow_depth_limit_is_the_stock_paths(app: Flask, stock_app: Flask) 
     assert statuses == {400, 200}  # the penalty and meld bodies nest two deep
 
 
-def _headers(answer: TestResponse) -> list[tuple[str, str]]:
+def _headers(answer: Response) -> list[tuple[str, str]]:
     """Every header but the request id, which is made afresh for each request."""
     return [(name, value) for name, value in answer.headers.items() if name != "X-Request-Id"]
 
@@ -344,3 +358,79 @@ def test_contracts_written_once_are_the_schemas_own_text() -> None:
         assert write(fresh) == flask_text(fresh)
     for contract in presets:
         assert write(contract) == flask_text(contract)
+
+
+# --- the checks' lane ----------------------------------------------------------------------
+
+
+def _dispatched(app: Flask, send: Any) -> list[str]:
+    """The paths Flask itself dispatched while ``send()`` ran (the lane dispatches none)."""
+    seen: list[str] = []
+
+    def started(sender: Flask, **extra: Any) -> None:
+        seen.append(request.path)
+
+    with request_started.connected_to(started, app):
+        send()
+    return seen
+
+
+def test_plain_checks_take_the_lane(app: Flask, stock_app: Flask) -> None:
+    """A plain check (a JSON body of known length, a preset, no query string) is answered
+    beside Flask, by the same plans, with the same status, headers and bytes; every other
+    request goes through Flask."""
+    fast, stock = app.test_client(), stock_app.test_client()
+    plain = [(path, body) for path, body in EXAMPLES.items() if path != "/v1/checks/buy"]
+    answers: list[TestResponse] = []
+    headers = {"Accept-Language": "de", "Origin": "https://app.example"}
+    assert _dispatched(app, lambda: answers.extend(
+        fast.post(path, json=body, headers=headers) for path, body in plain
+    )) == []  # fmt: skip
+    for (path, body), answer in zip(plain, answers, strict=True):
+        assert _same(answer, stock.post(path, json=body, headers=headers)), path
+        assert answer.headers["Content-Language"] == "de"
+
+    contract = EXAMPLES["/v1/checks/contract"]
+    through_flask = [
+        lambda: fast.post("/v1/checks/contract?lang=nl", json=contract),  # the query's language
+        lambda: fast.post("/v1/checks/contract", json={**contract, "round": 99}),  # refused
+        lambda: fast.post("/v1/checks/contract", data=b"{", content_type="application/json"),
+        lambda: fast.post("/v1/checks/contract", json=[]),
+        lambda: fast.post("/v1/checks/contract", data=b"{}", content_type="text/plain"),
+        lambda: fast.get("/v1/checks/contract"),
+        lambda: fast.post("/v1/checks/buy", json=EXAMPLES["/v1/checks/buy"]),  # no plan
+    ]
+    for send in through_flask:
+        assert len(_dispatched(app, send)) == 1
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [io.BytesIO(b'{"ruleset": "liv'), BrokenStream()],
+    ids=["short", "broken"],
+)
+def test_a_body_the_lane_cannot_read_is_flasks(
+    app: Flask, stock_app: Flask, stream: io.BytesIO
+) -> None:
+    """A body shorter than its Content-Length, or whose reading fails, is answered by Flask
+    as if the lane had never read a byte of it: the same 400 problem."""
+    body = json.dumps(EXAMPLES["/v1/checks/contract"]).encode()
+    answers = []
+    for each in (app, stock_app):
+        stream.seek(0)
+        environ = EnvironBuilder(
+            path="/v1/checks/contract",
+            method="POST",
+            input_stream=stream,
+            content_type="application/json",
+            content_length=len(body),
+        ).get_environ()
+        answers.append(Response.from_app(each, environ))
+    lane, flask_answer = answers
+    assert lane.status_code == 400
+    assert lane.mimetype == "application/problem+json"
+    assert (lane.status_code, _headers(lane), lane.get_data()) == (
+        flask_answer.status_code,
+        _headers(flask_answer),
+        flask_answer.get_data(),
+    )

@@ -1,0 +1,136 @@
+"""The checks' lane: a plain check answered beside Flask, not through it.
+
+A check is a pure function of its body, and most requests are plain: a JSON body of a known
+length, no query string, a preset ruleset. For those, Flask's request context, URL adapters,
+hooks and response object cost more than loading the body, judging the melds and writing the
+verdict together. :class:`Lane` sits directly around the Flask app, inside the WSGI middleware
+that adds the language, request id, access log, metrics and security headers to every answer,
+and serves such a request with the view's own plans (:class:`~api.fastjson.JSONView`): the
+same strict JSON, the same loaded values, the same view, the same verdict text, and the headers
+Flask and its hooks would add (``Content-Type``, ``Content-Length``, the CORS headers of an
+API any origin may call).
+
+Everything else goes to Flask, untouched or with the body it read put back: another method or
+path, a query string (``?lang=``), a chunked or oversized body, another media type, a body that
+does not parse or that the plans are not sure of, a verdict the writer gives up on, any error.
+So every refusal, and every unusual answer, is the stock path's; the fast-path test sends its
+corpus through the lane and through an app without it and compares status, headers and bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from rules import i18n as words
+
+from .. import cors, i18n, observability, parsing
+from . import FastJSONProvider, JSONView
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+    from flask import Flask
+
+
+class Replay(io.BytesIO):
+    """A body as far as the lane read it, then what reading the rest met (an error, or the
+    end): what Flask reads in its place, so that it answers the body as it came."""
+
+    def __init__(self, raw: bytes, error: Exception | None = None) -> None:
+        super().__init__(raw)
+        self.error = error
+
+    def readinto(self, buffer: Any) -> int:
+        count = super().readinto(buffer)
+        if count == 0 and self.error is not None:
+            raise self.error
+        return count
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        if not data and self.error is not None:
+            raise self.error
+        return data
+
+
+class Lane:
+    """WSGI app serving the plain requests of ``plans`` (URL rule → plan) and handing every
+    other request to ``flask_app`` (the Flask app's own ``wsgi_app``)."""
+
+    def __init__(self, app: Flask, flask_app: WSGIApplication, plans: dict[str, JSONView]) -> None:
+        self.app = app
+        self.config = app.config
+        self.flask_app = flask_app
+        self.plans = plans
+        # Any origin may call: every answer of /v1 carries the same two CORS headers. A list of
+        # origins makes the answer depend on the request's Origin: flask-cors's to work out.
+        self.cors = None if app.config["CORS_ORIGINS"] else cors.ANY_ORIGIN_HEADERS
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        plan = self.plans.get(environ.get("PATH_INFO", ""))
+        length = self._plain_length(environ) if plan is not None else None
+        if plan is None or length is None or self.cors is None:
+            return self.flask_app(environ, start_response)
+        config, app = self.config, self.app
+        provider = app.json
+        if plan.depth > config["MAX_JSON_DEPTH"] or not (
+            isinstance(provider, FastJSONProvider) and provider.sends_as_written(app.debug)
+        ):  # pretty, sorted or unescaped JSON is Flask's to write
+            return self.flask_app(environ, start_response)
+        connection = environ.get("gunicorn.socket")
+        if connection is not None:  # as parsing.read_body: a stalled body is a 400, not a hang
+            connection.settimeout(config["REQUEST_READ_TIMEOUT"])
+        try:
+            raw = environ["wsgi.input"].read(length)
+        except Exception as error:  # noqa: BLE001 - Flask answers it, as it answers it itself
+            return self._to_flask(environ, start_response, b"", error)
+        if len(raw) != length:
+            return self._to_flask(environ, start_response, raw)
+        words.use(i18n.language(i18n.choose(environ.get("HTTP_ACCEPT_LANGUAGE", ""))))
+        try:
+            text = plan.verdict(parsing.strict_json(raw))
+        except Exception:  # noqa: BLE001 - not JSON, or an error: Flask says which, as always
+            text = None
+        if text is None:
+            words.use(words.ENGLISH)
+            return self._to_flask(environ, start_response, raw)
+        body = f"{text}\n".encode()
+        environ[observability.ROUTE] = environ["PATH_INFO"]
+        try:
+            start_response(
+                plan.status_line,
+                [
+                    ("Content-Type", "application/json"),
+                    ("Content-Length", str(len(body))),
+                    *self.cors,
+                ],
+            )
+        finally:
+            words.use(words.ENGLISH)  # the middleware has said the language by now
+        return [body]
+
+    def _plain_length(self, environ: WSGIEnvironment) -> int | None:
+        """The body's length, for a POST the lane can read as Flask would; else None."""
+        length = environ.get("CONTENT_LENGTH", "")
+        if (
+            environ.get("REQUEST_METHOD") != "POST"
+            or environ.get("QUERY_STRING")
+            or "HTTP_TRANSFER_ENCODING" in environ
+            or not (length.isascii() and length.isdigit())
+            or environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower()
+            != "application/json"
+        ):
+            return None
+        size = int(length)
+        return size if 0 < size <= self.config["MAX_CONTENT_LENGTH"] else None
+
+    def _to_flask(
+        self,
+        environ: WSGIEnvironment,
+        start_response: StartResponse,
+        raw: bytes,
+        error: Exception | None = None,
+    ) -> Iterable[bytes]:
+        environ["wsgi.input"] = Replay(raw, error)
+        return self.flask_app(environ, start_response)

@@ -123,13 +123,15 @@ class MatchCreateSchema(ma.Schema):
 class ResultEntrySchema(ma.Schema):
     seat = integer(required=True, validate=validate.Range(0, MAX_PLAYERS - 1))
     went_out = StrictBoolean(metadata={"description": "true for the player who went out"})
+    # At every table a player who did not go out is left with cards, and a penalty entered as
+    # points is above 0 (the engine's zero_points and points_negative): bounds of the schema.
     points = integer(
-        validate=validate.Range(-1000, 5000),
+        validate=validate.Range(1, 5000),
         metadata={"description": "The penalty as points."},
     )
     cards = fields.List(
         CardField(),
-        validate=validate.Length(max=60),
+        validate=validate.Length(1, 60),
         metadata={"description": "The cards left in hand, scored by the ruleset."},
     )
     buys = integer(validate=validate.Range(0, 50), metadata={"description": "Buys this round."})
@@ -289,6 +291,9 @@ ROUND_EXAMPLE = {
     ]
 }
 
+#: A write to the new sheet names the version this answer is of (without it, a 428), and
+#: carries the ``edit_token`` of this answer as its bearer token.
+_WRITE_LINK = {"header.If-Match": "$response.header.ETag"}
 _LINKS = {
     "GetMatch": {
         "operationId": "getMatch",
@@ -296,15 +301,15 @@ _LINKS = {
     },
     "RecordRound": {
         "operationId": "recordRound",
-        "parameters": {"match_id": "$response.body#/id", "number": 1},
+        "parameters": {"match_id": "$response.body#/id", "number": 1, **_WRITE_LINK},
     },
     "TakeBackRound": {
         "operationId": "takeBackRound",
-        "parameters": {"match_id": "$response.body#/id", "number": 1},
+        "parameters": {"match_id": "$response.body#/id", "number": 1, **_WRITE_LINK},
     },
     "DeleteMatch": {
         "operationId": "deleteMatch",
-        "parameters": {"match_id": "$response.body#/id"},
+        "parameters": {"match_id": "$response.body#/id", **_WRITE_LINK},
     },
 }
 _AUTH: list[dict[str, list[str]]] = [{"editToken": []}]

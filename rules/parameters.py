@@ -44,6 +44,20 @@ LONGEST_CONTRACT = 200
 #: What one card may cost in hand, at most.
 MOST_POINTS = 500
 
+#: Blank between the words of a contract text (what ``\s`` is to ASCII text).
+_BLANK = r"[ \t\n\r\f\v]"
+#: One part of a contract text: a count of 1 to 6, a kind of meld, and optionally "of" a size of
+#: 1 to 13 and "or more" ("2 runs of 5"), any case; spelled for the regex dialect JSON Schema and
+#: Python share (no flags), so a client's validator and :meth:`Contract.parse` read it alike.
+_CONTRACT_PART = (
+    rf"{_BLANK}*0*[1-6]{_BLANK}+"
+    r"(?:[Ss][Ee][Tt]|[Bb][Oo][Oo][Kk]|[Rr][Uu][Nn]|[Ss][Ee][Qq][Uu][Ee][Nn][Cc][Ee])[Ss]?"
+    rf"(?:{_BLANK}+[Oo][Ff]{_BLANK}+0*(?:1[0-3]|[1-9])"
+    rf"(?:{_BLANK}+[Oo][Rr]{_BLANK}+[Mm][Oo][Rr][Ee])?)?{_BLANK}*"
+)
+#: A contract text, its parts joined by "+" ("1 set + 2 runs"): every text the parser reads.
+CONTRACT_PATTERN = rf"^{_CONTRACT_PART}(?:\+{_CONTRACT_PART})*$"
+
 
 @dataclass(frozen=True, kw_only=True)
 class Parameter(abc.ABC):
@@ -353,6 +367,7 @@ class Rounds(Parameter):
             "type": "string",
             "minLength": 1,
             "maxLength": LONGEST_CONTRACT,
+            "pattern": CONTRACT_PATTERN,
             "description": N_('Like "1 set + 2 runs" or "1 run of 7".'),
         }
         item = _object_schema(
@@ -508,6 +523,7 @@ def house_options(model: type[Any]) -> dict[str, Parameter]:
 
 __all__ = [
     "Changes",
+    "CONTRACT_PATTERN",
     "Choice",
     "ExactMinimum",
     "FieldValue",

@@ -70,8 +70,12 @@ class MeldSpec:
         return f"{self.type} of {self.min}"
 
 
+#: One part of a contract text. ASCII only: a Unicode digit ("٣ sets") or a letter that only
+#: folds to ASCII (the Kelvin sign in "booKs") is no way to write a contract, and the document's
+#: pattern (``CONTRACT_PATTERN``) says so too.
 _CONTRACT_PART = re.compile(
-    r"^\s*(\d+)\s+(set|sets|book|books|run|runs|sequence|sequences)(?:\s+of\s+(\d+)(?:\s+or\s+more)?)?\s*$"
+    r"^\s*(\d+)\s+(set|sets|book|books|run|runs|sequence|sequences)(?:\s+of\s+(\d+)(?:\s+or\s+more)?)?\s*$",
+    re.ASCII | re.IGNORECASE,
 )
 
 
@@ -103,12 +107,12 @@ class Contract:
             raise RulesetError(f"not a contract: {text!r}")
         melds: list[MeldSpec] = []
         for part in text.split("+"):
-            match = _CONTRACT_PART.match(part.lower())
+            match = _CONTRACT_PART.match(part)
             if match is None:
                 raise RulesetError(
                     f"not a contract: {text!r} (write it like '1 set + 2 runs' or '1 run of 7')"
                 )
-            count, word, size = int(match[1]), match[2], match[3]
+            count, word, size = int(match[1]), match[2].lower(), match[3]
             meld_type: MeldType = "set" if word.startswith(("set", "book")) else "run"
             minimum = int(size) if size else (set_min if meld_type == "set" else run_min)
             if not 1 <= count <= 6 or not 1 <= minimum <= 13:

@@ -310,7 +310,6 @@ def test_a_recorded_round_may_be_corrected(backend_client: FlaskClient) -> None:
         ([*ordinary_round()[:3], {"seat": 7, "points": 5}], {}, "seat_unknown", "results.3"),
         # 37 is not a sum of Liverpool's 5s, 10s and 15s.
         (ordinary_round(points=(37, 5, 5)), {}, "points_impossible", "results.1"),
-        (ordinary_round(points=(0, 5, 5)), {}, "zero_points", "results.1"),
         # Ten cards dealt in round 1 and no buys: 150 (ten aces) at most, 11 cards never.
         (
             [{**r, "buys": 0} if r["seat"] == 1 else r for r in ordinary_round(points=(155, 5, 5))],
@@ -333,7 +332,6 @@ def test_a_recorded_round_may_be_corrected(backend_client: FlaskClient) -> None:
             "too_many_cards",
             "results.1",
         ),
-        (ordinary_round(points=(-5, 5, 5)), {}, "points_negative", "results.1"),
         # Nobody out without the stock running out, or somebody out when it did.
         ([{"seat": s, "points": 10} for s in range(4)], {}, "nobody_went_out", "stock_ran_out"),
         (ordinary_round(), {"stock_ran_out": True}, "out_when_stock_ran_out", "stock_ran_out"),
@@ -366,6 +364,30 @@ def test_a_round_that_cannot_have_happened_is_refused_and_nothing_stored(
     assert answer.mimetype == PROBLEM
     assert code in codes(answer)
     assert field in fields(answer)
+    after = backend_client.get(f"/v1/matches/{sheet['id']}").get_json()
+    assert after["version"] == 1 and after["rounds"][0]["status"] == "pending"
+
+
+@pytest.mark.parametrize(
+    ("result", "field"),
+    [
+        ({"seat": 1, "points": 0}, "results.1.points"),
+        ({"seat": 1, "points": -5}, "results.1.points"),
+        ({"seat": 1, "cards": []}, "results.1.cards"),
+    ],
+)
+def test_no_penalty_for_a_player_not_out_is_out_of_the_schema(
+    backend_client: FlaskClient, result: dict[str, Any], field: str
+) -> None:
+    # No table scores a hand at 0 or less (the engine's zero_points and points_negative): the
+    # document says so, and the field is named like any other bound.
+    sheet = create(backend_client).get_json()
+    results = ordinary_round()
+    results[1] = result
+    answer = put_round(backend_client, sheet, 1, results)
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.mimetype == PROBLEM
+    assert fields(answer) == [field]
     after = backend_client.get(f"/v1/matches/{sheet['id']}").get_json()
     assert after["version"] == 1 and after["rounds"][0]["status"] == "pending"
 

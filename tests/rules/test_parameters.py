@@ -18,9 +18,6 @@ from rules import PARAMETERS, PRESETS, Ruleset, find_ruleset
 from rules.parameters import Choice, Flag, Number, Parameter
 from rules.ruleset import STORED
 
-#: Contracts as a house round may write them: their grammar is in words, not in the schema.
-CONTRACTS = ("2 sets", "1 set + 1 run", "3 runs", "1 run of 7", "2 Books + 1 sequence of 5")
-
 
 def values_of(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     """Every value a JSON Schema (the parts the parameters use) allows."""
@@ -34,9 +31,10 @@ def values_of(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     if kind == "string":
         if "enum" in schema:
             return st.sampled_from(schema["enum"])
-        if "pattern" in schema:
-            return st.from_regex(schema["pattern"], fullmatch=True)
-        return st.sampled_from(CONTRACTS)
+        # Every string option is a word of a list or a text of a grammar (a rank, a contract).
+        longest = schema.get("maxLength", 10_000)
+        texts = st.from_regex(schema["pattern"], fullmatch=True)
+        return texts.filter(lambda text: schema.get("minLength", 0) <= len(text) <= longest)
     if kind == "array":
         return st.lists(
             values_of(schema["items"]),

@@ -77,7 +77,14 @@ def contract_text(contract: Contract, family: str) -> str:
 def keep_language(response: Response) -> Response:
     """A page asked for in a language (``?lang=``, the language switch) stays in it: the
     choice is kept in a cookie the later pages read (:func:`api.i18n.choose`)."""
-    response.vary.add("Cookie")  # the language switch's cookie chooses the page's language
+    # The language switch's cookie chooses the page's language. A page from memory has no
+    # Vary yet: said as it is, without werkzeug's parse of an empty set.
+    if "Vary" in response.headers:
+        response.vary.add("Cookie")
+    else:
+        response.headers["Vary"] = "Cookie"
+    if not request.environ.get("QUERY_STRING"):
+        return response  # nothing asked for: the language came from the cookie or the header
     wanted = i18n.ours(request.args.get("lang"))
     if wanted is not None and wanted == language():
         response.set_cookie(

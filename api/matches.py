@@ -355,7 +355,10 @@ def sheet_answer(score: ScoreSheet) -> Response:
 
 
 def replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
-    """The kept first answer to a creation, exactly as it was (it is already dumped)."""
+    """The kept first answer to a creation, exactly as it was (it is already dumped), in the
+    language its words were written in."""
+    if kept.language is not None:
+        words.use(i18n.language(kept.language))
     body = kept.body
     headers = {
         "Location": url_for("matches.get_match", match_id=body["id"]),
@@ -497,13 +500,14 @@ def create_match(data: dict[str, Any]) -> Any:
         with database.transaction(write=True) as connection:
             sheet, token = sheets.create(connection, *table)
             answer = CREATED_SHEET.dump(in_readers_words(score_sheet(sheet, edit_token=token)))
-            idempotency.keep(connection, key, 201, answer, sheet.id)
+            language = i18n.current_code()
+            idempotency.keep(connection, key, 201, answer, sheet.id, language)
         metrics.sheet_created()
     except Exception:
         with database.transaction(write=True) as connection:
             idempotency.release(connection, key)
         raise
-    return replay(idempotency.Kept(201, answer), replayed=False)
+    return replay(idempotency.Kept(201, answer, language), replayed=False)
 
 
 @blp.route("/<string:match_id>", methods=["GET"])

@@ -54,10 +54,12 @@ def _cipher(key: str) -> Fernet:
 
 @dataclass(frozen=True)
 class Kept:
-    """A kept first answer: its status and body."""
+    """A kept first answer: its status, body, and the language its words are in (None for a
+    key kept before languages were)."""
 
     status: int
     body: dict[str, Any]
+    language: str | None = None
 
 
 def _find(connection: Connection, hashed: str) -> Row[Any] | None:
@@ -124,13 +126,19 @@ def claim(connection: Connection, key: str, body: Any, lease: timedelta = LEASE)
         raise IdempotencyConflict(
             "the kept answer for this Idempotency-Key is unreadable"
         ) from None
-    return Kept(row.status, json.loads(body_text))
+    return Kept(row.status, json.loads(body_text), row.language)
 
 
 def keep(
-    connection: Connection, key: str, status: int, body: dict[str, Any], match_id: str
+    connection: Connection,
+    key: str,
+    status: int,
+    body: dict[str, Any],
+    match_id: str,
+    language: str | None = None,
 ) -> None:
-    """Keep the first answer to the request that claimed ``key``, for its retries."""
+    """Keep the first answer to the request that claimed ``key``, for its retries, with the
+    language it is written in."""
     connection.execute(
         update(keys)
         .where(keys.c.key_hash == key_hash(key))
@@ -138,6 +146,7 @@ def keep(
             state="done",
             status=status,
             match_id=match_id,
+            language=language,
             answer=_cipher(key).encrypt(json.dumps(body).encode()).decode(),
         )
     )

@@ -59,6 +59,8 @@ idempotency_keys = Table(
     Column("status", Integer, nullable=True),
     Column("match_id", String(32), nullable=True),
     Column("answer", Text, nullable=True),
+    #: The language the answer is written in, said again on every retry.
+    Column("language", String(8), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False, index=True),
 )
 

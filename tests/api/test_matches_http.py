@@ -791,6 +791,26 @@ def test_a_retry_with_the_same_key_answers_the_same_sheet(
     assert _count(backend_app, "matches") == before + 1
 
 
+def test_a_retry_says_the_language_the_first_answer_was_written_in(
+    backend_client: FlaskClient,
+) -> None:
+    """The retry answers the first answer's words exactly, so it says their language, not
+    the language the retry asked for."""
+    body = {"ruleset": "shanghai", "players": ["Ann", "Bob", "Cy"]}
+    key = "8c1e5a4f-3b2d-4c6e-9a7f-0d1e2f3a4b5c"
+    first = backend_client.post(
+        "/v1/matches", json=body, headers={"Idempotency-Key": key, "Accept-Language": "de"}
+    )
+    again = backend_client.post(
+        "/v1/matches", json=body, headers={"Idempotency-Key": key, "Accept-Language": "nl"}
+    )
+    assert first.status_code == again.status_code == 201
+    assert again.get_data() == first.get_data()
+    assert first.headers["Content-Language"] == again.headers["Content-Language"] == "de"
+    # The German Progressive sheet's words, which the retry repeats.
+    assert again.get_json()["rounds"][0]["contract"]["text"] == "2 Sätze"
+
+
 def test_a_key_still_being_served_answers_409(
     backend_client: FlaskClient, backend_app: Flask
 ) -> None:

@@ -8,7 +8,11 @@ every sheet... — so no two writes contend for one sheet. Run on SQLite and on 
 the goal is at least 50% of the bare view's requests per second on each.
 
     .venv/bin/python bench/http_rounds.py [--seconds 5] [--rounds 3] [--connections 8]
-        [--backends sqlite,postgresql] [--sheets 3000]
+        [--backends sqlite,postgresql] [--sheets 3000] [--ops]
+
+``--ops`` serves the project a second time, on the same database, with the access log, the
+metrics and the rate limits off (``ACCESS_LOG=0 METRICS=0 RATELIMIT_ENABLED=0``), so one run
+shows what they cost a write: the project (all on, as deployed) against that ``no-ops`` server.
 
 Needs ``wrk`` (Debian: ``apt-get install wrk``) and, for PostgreSQL, the server at
 ``BENCH_POSTGRES_URL`` (default ``postgresql+psycopg://postgres@127.0.0.1:5432/test``), where a
@@ -34,6 +38,8 @@ from harness import gunicorn, run_wrk, wrk_arguments, wrk_options
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+#: The operations switched off, for ``--ops``.
+OPS_OFF = {"ACCESS_LOG": "0", "METRICS": "0", "RATELIMIT_ENABLED": "0"}
 POSTGRES = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PLAYERS = ["Ann", "Bob", "Cleo", "Dan"]
 
@@ -113,7 +119,9 @@ end
 """
 
 
-def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> tuple[float, float]:
+def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> dict[str, float]:
+    """Each server's requests per second (the median of its runs): ``project``, ``bare`` and,
+    with ``--ops``, ``no-ops``."""
     with ExitStack() as stack:
         database = stack.enter_context(scratch_database(backend, workdir))
         env = {"DATABASE_URL": database}
@@ -138,6 +146,11 @@ def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> tupl
         project = stack.enter_context(
             gunicorn("project", "wsgi:app", ready_project, env={**env, **limits})
         )
+        servers = {"project": project}
+        if args.ops:
+            servers["no-ops"] = stack.enter_context(
+                gunicorn("no-ops", "wsgi:app", ready_project, env={**env, **OPS_OFF})
+            )
         # The bare view's table, made here so that neither server pays for it while measured.
         engine = create_engine(database)
         with engine.begin() as connection:
@@ -175,32 +188,36 @@ def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> tupl
         )
 
         def drive(name: str, seconds: int) -> float:
-            if name == "project":
+            if name in servers:
+                # Both project servers walk the same plan from its start: rounds already
+                # recorded are corrections, the next one comes in order.
                 return run_wrk(
-                    project, str(project_lua), seconds, args.connections, script_args=[str(plan)]
-                )
+                    servers[name], str(project_lua), seconds, args.connections,
+                    script_args=[str(plan)],
+                )  # fmt: skip
             return run_wrk(bare, str(bare_lua), seconds, args.connections)
 
         drive("bare", 1)  # warm up: imports, first connections (the project warmed up above)
-        measured: dict[str, list[float]] = {"project": [], "bare": []}
+        measured: dict[str, list[float]] = {name: [] for name in (*servers, "bare")}
         for _ in range(args.rounds):
             for name in measured:
                 measured[name].append(drive(name, args.seconds))
-    project_rps = statistics.median(measured["project"])
-    bare_rps = statistics.median(measured["bare"])
-    runs = {name: ", ".join(f"{rps:.0f}" for rps in values) for name, values in measured.items()}
-    print(
-        f"{backend}: PUT rounds {project_rps:.0f} req/s (runs {runs['project']}),"
-        f" bare insert {bare_rps:.0f} req/s (runs {runs['bare']}),"
-        f" ratio {project_rps / bare_rps:.2f}"
-    )
-    return project_rps, bare_rps
+    medians = {name: statistics.median(values) for name, values in measured.items()}
+    for name, values in measured.items():
+        runs = ", ".join(f"{rps:.0f}" for rps in values)
+        print(f"{backend}: {name:8} {medians[name]:7.0f} req/s (runs {runs})")
+    return medians
 
 
 def main() -> None:
     parser = wrk_options(__doc__, rounds=3, rounds_help="runs per server, alternating")
     parser.add_argument("--sheets", type=int, default=3000, help="sheets made beforehand")
     parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument(
+        "--ops",
+        action="store_true",
+        help="also serve the project without access log, metrics and rate limits",
+    )
     args = wrk_arguments(parser)
     if not 10 <= args.sheets <= 20000:
         parser.error("keep it bounded: 10-20000 sheets")
@@ -211,13 +228,17 @@ def main() -> None:
             workdir.mkdir()
             summary[backend] = bench_backend(backend, args, workdir)
     print(f"gunicorn -w 2 each, wrk -c {args.connections}, {args.rounds} x {args.seconds} s")
-    for backend, (project_rps, bare_rps) in summary.items():
-        ratio = project_rps / bare_rps
+    for backend, medians in summary.items():
+        ratio = medians["project"] / medians["bare"]
         verdict = "met" if ratio >= 0.5 else "NOT met"
         print(
-            f"  {backend:10} project {project_rps:7.0f}  bare {bare_rps:7.0f}"
+            f"  {backend:10} project {medians['project']:7.0f}  bare {medians['bare']:7.0f}"
             f"  ratio {ratio:.2f} (goal >= 0.50: {verdict})"
         )
+        if "no-ops" in medians:
+            print(
+                f"  {'':10} no-ops  {medians['no-ops']:7.0f}  ratio {medians['no-ops'] / medians['bare']:.2f}"
+            )
 
 
 if __name__ == "__main__":

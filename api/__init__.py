@@ -88,7 +88,7 @@ def _layers(app: Flask, plans: dict[str, fastjson.JSONView]) -> WSGIApplication:
     that they see every answer, a refusal made in a hook included), then the security
     headers."""
     wsgi_app: WSGIApplication = app.wsgi_app
-    if plans:
+    if plans and not app.config["CORS_ORIGINS"]:  # the lane says any origin may call
         wsgi_app = Lane(app, wsgi_app, plans)
     wsgi_app = i18n.SayLanguage(wsgi_app)
     wsgi_app = observability.middleware(app, wsgi_app)

@@ -354,6 +354,14 @@ def sheet_answer(score: ScoreSheet) -> Response:
     return json_answer(shown, headers={"ETag": version_etag(score.version)})
 
 
+def _created(sheet: sheets.Sheet, token: str) -> dict[str, Any]:
+    """A new sheet's answer, dumped: the sheet in the reader's words, with its edit token."""
+    answer: dict[str, Any] = CREATED_SHEET.dump(
+        in_readers_words(score_sheet(sheet, edit_token=token))
+    )
+    return answer
+
+
 def replay(kept: idempotency.Kept, replayed: bool = True) -> Response:
     """The kept first answer to a creation, exactly as it was (it is already dumped), in the
     language its words were written in."""
@@ -482,7 +490,7 @@ def create_match(data: dict[str, Any]) -> Any:
             sheet, token = sheets.create(connection, *table)
         metrics.sheet_created()
         return json_answer(
-            CREATED_SHEET.dump(in_readers_words(score_sheet(sheet, edit_token=token))),
+            _created(sheet, token),
             201,
             {
                 "ETag": version_etag(sheet.version),
@@ -499,7 +507,7 @@ def create_match(data: dict[str, Any]) -> Any:
     try:
         with database.transaction(write=True) as connection:
             sheet, token = sheets.create(connection, *table)
-            answer = CREATED_SHEET.dump(in_readers_words(score_sheet(sheet, edit_token=token)))
+            answer = _created(sheet, token)
             language = i18n.current_code()
             idempotency.keep(connection, key, 201, answer, sheet.id, language)
         metrics.sheet_created()

@@ -65,17 +65,24 @@ def json_depth(value: Any, limit: int) -> int:
     return deepest
 
 
+def bound_body_reading(environ: dict[str, Any], seconds: float) -> None:
+    """Let reading this request's body wait at most ``seconds`` for each piece of it.
+
+    gunicorn hands the connection to the app: without a timeout, a body shorter than its
+    Content-Length would hold this thread until the client gave up. gunicorn takes the socket
+    back to blocking mode (no timeout) before it reads the next request.
+    """
+    connection = environ.get("gunicorn.socket")
+    if connection is not None:
+        connection.settimeout(seconds)
+
+
 def read_body(req: flask.Request) -> bytes:
     """The request body, read within ``REQUEST_READ_TIMEOUT`` seconds of silence, as at most
     ``MAX_CONTENT_LENGTH`` bytes: 413 past it, 400 for a body that stalls, ends before its
     ``Content-Length`` or is not well-formed chunked encoding — never a 500, never a hang."""
     config = flask.current_app.config
-    # gunicorn hands the connection to the app: without a timeout, a body shorter than its
-    # Content-Length would hold this thread until the client gave up. gunicorn takes the
-    # socket back to blocking mode (no timeout) before it reads the next request.
-    connection = req.environ.get("gunicorn.socket")
-    if connection is not None:
-        connection.settimeout(config["REQUEST_READ_TIMEOUT"])
+    bound_body_reading(req.environ, config["REQUEST_READ_TIMEOUT"])
     try:
         raw = req.get_data(cache=True)  # 413 when Content-Length is past MAX_CONTENT_LENGTH
         limit = config["MAX_CONTENT_LENGTH"]

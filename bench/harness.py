@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -155,3 +156,25 @@ def run_wrk(
     if match is None:
         raise SystemExit(f"no Requests/sec in wrk's output:\n{output}")
     return float(match[1])
+
+
+def alternate(
+    targets: dict[str, tuple[str, str]], rounds: int, seconds: int, connections: int
+) -> dict[str, list[float]]:
+    """Each target's requests per second in each round: ``targets`` names a (URL, wrk script)
+    each, warmed up once (imports, caches, first connections), then driven in turn, round
+    after round, so that a slow drift in what else the machine does touches all alike."""
+    for url, script in targets.values():
+        run_wrk(url, script, 1, connections)
+    results: dict[str, list[float]] = {name: [] for name in targets}
+    for _ in range(rounds):
+        for name, (url, script) in targets.items():
+            results[name].append(run_wrk(url, script, seconds, connections))
+    return results
+
+
+def print_rates(results: dict[str, list[float]]) -> None:
+    """One line per target: the median of its runs, and every run."""
+    for name, rates in results.items():
+        runs = ", ".join(f"{rps:.0f}" for rps in rates)
+        print(f"  {name:8} {statistics.median(rates):8.0f} req/s  (runs: {runs})")

@@ -36,7 +36,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from harness import gunicorn, run_wrk, wrk_arguments, wrk_options
+from harness import alternate, gunicorn, print_rates, wrk_arguments, wrk_options
 
 PATH = "/v1/checks/contract"
 #: A round-2 Liverpool contract (1 set + 1 run, one joker) with the whole hand.
@@ -94,19 +94,11 @@ def main() -> None:
             servers["no-ops"] = stack.enter_context(
                 gunicorn("no-ops", "wsgi:app", _ready, env=OPS_OFF)
             )
-        for url in servers.values():  # warm up: imports, caches, first connections
-            run_wrk(url + PATH, str(script), 1, args.connections)
-        results: dict[str, list[float]] = {name: [] for name in servers}
-        for _ in range(args.rounds):
-            for name, url in servers.items():
-                results[name].append(
-                    run_wrk(url + PATH, str(script), args.seconds, args.connections)
-                )
+        targets = {name: (url + PATH, str(script)) for name, url in servers.items()}
+        results = alternate(targets, args.rounds, args.seconds, args.connections)
 
     print(f"POST {PATH} (round 2, liverpool), gunicorn -w 2 each, wrk -c {args.connections}")
-    for name in servers:
-        runs = ", ".join(f"{rps:.0f}" for rps in results[name])
-        print(f"  {name:8} {statistics.median(results[name]):8.0f} req/s  (runs: {runs})")
+    print_rates(results)
     # Each round's ratio compares runs seconds apart, so a slow drift in what else the machine
     # is doing cancels out; the reported ratio is the median of the rounds' ratios.
     for name in ("project", "stock", "no-ops")[: 3 if args.ops else 2]:
@@ -130,19 +122,11 @@ def compare_languages(args: Any) -> None:
             LANGUAGE_LUA.format(body=body, language=args.lang), encoding="utf-8"
         )
         url = stack.enter_context(gunicorn("project", "wsgi:app", _ready))
-        for script in scripts.values():  # warm up: imports, caches, first connections
-            run_wrk(url + PATH, str(script), 1, args.connections)
-        results: dict[str, list[float]] = {name: [] for name in scripts}
-        for _ in range(args.rounds):
-            for name, script in scripts.items():
-                results[name].append(
-                    run_wrk(url + PATH, str(script), args.seconds, args.connections)
-                )
+        targets = {name: (url + PATH, str(script)) for name, script in scripts.items()}
+        results = alternate(targets, args.rounds, args.seconds, args.connections)
 
     print(f"POST {PATH} (round 2, liverpool), gunicorn -w 2, wrk -c {args.connections}")
-    for name in scripts:
-        runs = ", ".join(f"{rps:.0f}" for rps in results[name])
-        print(f"  {name:8} {statistics.median(results[name]):8.0f} req/s  (runs: {runs})")
+    print_rates(results)
     ratios = [t / e for t, e in zip(results[args.lang], results["en"], strict=True)]
     ratio = statistics.median(ratios)
     each = ", ".join(f"{r:.2f}" for r in ratios)

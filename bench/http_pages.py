@@ -25,7 +25,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from flask import Flask
-from harness import gunicorn, run_wrk, wrk_arguments, wrk_options
+from harness import alternate, gunicorn, print_rates, wrk_arguments, wrk_options
 
 GOAL = 0.70
 LUA = 'wrk.method = "GET"\nwrk.headers["Accept"] = "text/html"\n'
@@ -116,14 +116,8 @@ def main() -> None:
         servers = {"project": project, "bare": bare}
         print(f"GET the pages, gunicorn -w 2 each, wrk -c {args.connections}")
         for page, path in paths.items():
-            for url in servers.values():  # warm up: imports, template caches, connections
-                run_wrk(url + path, str(script), 1, args.connections)
-            results: dict[str, list[float]] = {name: [] for name in servers}
-            for _ in range(args.rounds):
-                for name, url in servers.items():
-                    results[name].append(
-                        run_wrk(url + path, str(script), args.seconds, args.connections)
-                    )
+            targets = {name: (url + path, str(script)) for name, url in servers.items()}
+            results = alternate(targets, args.rounds, args.seconds, args.connections)
             # Each round's ratio compares two runs seconds apart, so a slow drift in what else
             # the machine is doing cancels out.
             ratios = [p / b for p, b in zip(results["project"], results["bare"], strict=True)]
@@ -131,9 +125,7 @@ def main() -> None:
             size = len(_read(project + path))
             shown = "/m/<id>" if path.startswith("/m/") else path
             print(f"{page} (GET {shown}, {size} bytes)")
-            for name in servers:
-                runs = ", ".join(f"{rps:.0f}" for rps in results[name])
-                print(f"  {name:8} {statistics.median(results[name]):8.0f} req/s  (runs: {runs})")
+            print_rates(results)
             each = ", ".join(f"{r:.2f}" for r in ratios)
             print(f"  ratio    {ratio:8.2f}  (rounds: {each})")
             print(f"  goal >= {GOAL:.2f}: {'met' if ratio >= GOAL else 'NOT met'}")

@@ -56,59 +56,59 @@ class Replay(io.BytesIO):
 
 class Lane:
     """WSGI app serving the plain requests of ``plans`` (URL rule → plan) and handing every
-    other request to ``flask_app`` (the Flask app's own ``wsgi_app``)."""
+    other request to ``flask_app`` (the Flask app's own ``wsgi_app``).
+
+    Only for an app any origin may call, whose every ``/v1`` answer carries the same two CORS
+    headers: with a list of origins the answer depends on the request's ``Origin``, which is
+    flask-cors's to work out (``create_app`` stacks no lane then)."""
 
     def __init__(self, app: Flask, flask_app: WSGIApplication, plans: dict[str, JSONView]) -> None:
         self.app = app
         self.config = app.config
         self.flask_app = flask_app
         self.plans = plans
-        # Any origin may call: every answer of /v1 carries the same two CORS headers. A list of
-        # origins makes the answer depend on the request's Origin: flask-cors's to work out.
-        self.cors = None if app.config["CORS_ORIGINS"] else cors.ANY_ORIGIN_HEADERS
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         plan = self.plans.get(environ.get("PATH_INFO", ""))
         length = self._plain_length(environ) if plan is not None else None
-        if plan is None or length is None or self.cors is None:
+        if plan is None or length is None or not self._writes_as_flask(plan):
             return self.flask_app(environ, start_response)
-        config, app = self.config, self.app
-        provider = app.json
-        if plan.depth > config["MAX_JSON_DEPTH"] or not (
-            isinstance(provider, FastJSONProvider) and provider.sends_as_written(app.debug)
-        ):  # pretty, sorted or unescaped JSON is Flask's to write
-            return self.flask_app(environ, start_response)
-        connection = environ.get("gunicorn.socket")
-        if connection is not None:  # as parsing.read_body: a stalled body is a 400, not a hang
-            connection.settimeout(config["REQUEST_READ_TIMEOUT"])
+        parsing.bound_body_reading(environ, self.config["REQUEST_READ_TIMEOUT"])
         try:
             raw = environ["wsgi.input"].read(length)
         except Exception as error:  # noqa: BLE001 - Flask answers it, as it answers it itself
             return self._to_flask(environ, start_response, b"", error)
         if len(raw) != length:
             return self._to_flask(environ, start_response, raw)
-        words.use(i18n.language(i18n.choose(environ.get("HTTP_ACCEPT_LANGUAGE", ""))))
-        try:
-            text = plan.verdict(parsing.strict_json(raw))
-        except Exception:  # noqa: BLE001 - not JSON, or an error: Flask says which, as always
-            text = None
-        if text is None:
-            words.use(words.ENGLISH)
-            return self._to_flask(environ, start_response, raw)
-        body = f"{text}\n".encode()
-        environ[observability.ROUTE] = environ["PATH_INFO"]
-        try:
-            start_response(
-                plan.status_line,
-                [
-                    ("Content-Type", "application/json"),
-                    ("Content-Length", str(len(body))),
-                    *self.cors,
-                ],
-            )
-        finally:
-            words.use(words.ENGLISH)  # the middleware has said the language by now
-        return [body]
+        # The language is said by the middleware around the lane when the answer starts.
+        with words.speaking(i18n.language(i18n.choose(environ.get("HTTP_ACCEPT_LANGUAGE", "")))):
+            try:
+                text = plan.verdict(parsing.strict_json(raw))
+            except Exception:  # noqa: BLE001 - not JSON, or an error: Flask says which
+                text = None
+            if text is not None:
+                body = f"{text}\n".encode()
+                environ[observability.ROUTE] = environ["PATH_INFO"]
+                start_response(
+                    plan.status_line,
+                    [
+                        ("Content-Type", "application/json"),
+                        ("Content-Length", str(len(body))),
+                        *cors.ANY_ORIGIN_HEADERS,
+                    ],
+                )
+                return [body]
+        return self._to_flask(environ, start_response, raw)
+
+    def _writes_as_flask(self, plan: JSONView) -> bool:
+        """Whether Flask would send the plan's written text as it is: a body the plan may
+        load, and compact, ASCII, ordered JSON (pretty, sorted or unescaped is Flask's)."""
+        provider = self.app.json
+        return (
+            plan.depth <= self.config["MAX_JSON_DEPTH"]
+            and isinstance(provider, FastJSONProvider)
+            and provider.sends_as_written(self.app.debug)
+        )
 
     def _plain_length(self, environ: WSGIEnvironment) -> int | None:
         """The body's length, for a POST the lane can read as Flask would; else None."""

@@ -7,6 +7,7 @@ the arithmetic); the web layer's ``SheetSchema`` writes it as JSON and as a spre
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -77,7 +78,7 @@ class Placing:
 class ScoreSheet:
     id: str
     #: The resolved ruleset, exactly as stored with the sheet.
-    ruleset: dict[str, Any]
+    ruleset: Mapping[str, Any]
     players: list[SeatName]
     first_dealer: int
     rounds: list[SheetRound]

@@ -16,12 +16,13 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
+from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Text, bindparam, cast, delete, insert, select, update
 
 from rules import Ruleset, Violation, format_cards
 from rules.match import Entry, Result, score_round
@@ -60,7 +61,9 @@ class Sheet:
     """A stored match sheet as one document: read whole, changed in memory, written whole."""
 
     id: str
-    ruleset_data: dict[str, Any]
+    #: The resolved ruleset as stored: its JSON text, which is how every sheet of one ruleset
+    #: shares the ruleset read back from it (:func:`stored_ruleset`).
+    ruleset_text: str
     players: list[str]
     first_dealer: int
     edit_token_hash: str
@@ -72,21 +75,36 @@ class Sheet:
     #: What the evening is called, if anything.
     title: str | None = None
 
-    @functools.cached_property
+    @property
     def ruleset(self) -> Ruleset:
-        return ruleset_stored_as(json.dumps(self.ruleset_data))
+        return stored_ruleset(self.ruleset_text).ruleset
+
+    @property
+    def ruleset_data(self) -> Mapping[str, Any]:
+        """The resolved ruleset as stored, every parameter: shared by every sheet of it, so
+        never to be changed (the mapping refuses it)."""
+        return stored_ruleset(self.ruleset_text).data
+
+
+@dataclass(frozen=True)
+class StoredRuleset:
+    """A ruleset as a sheet stored it, and the ruleset read back from it."""
+
+    data: Mapping[str, Any]
+    ruleset: Ruleset
 
 
 @functools.lru_cache(maxsize=64)
-def ruleset_stored_as(text: str) -> Ruleset:
+def stored_ruleset(text: str) -> StoredRuleset:
     """The ruleset a sheet stored as ``text`` (its JSON), read back once for every sheet of it.
 
     An evening's sheets, and every sheet of one preset, store the same resolved ruleset, and
-    reading it back costs more than scoring the round; a write does it while it holds the
-    sheet (on SQLite, the database's one write lock). The text is the key, not the value read
-    from it: it tells ``1``, ``1.0`` and ``true`` apart, as reading back does.
+    reading it back (parsing its JSON, then every parameter) costs more than scoring the round;
+    a write does it while it holds the sheet (on SQLite, the database's one write lock). The
+    text is the key, not the value read from it: it tells ``1``, ``1.0`` and ``true`` apart, as
+    reading back does.
     """
-    return Ruleset.from_dict(json.loads(text))
+    return StoredRuleset(MappingProxyType(json.loads(text)), Ruleset.from_dict(json.loads(text)))
 
 
 # The statements every request runs, built once: a request only binds values to them. The
@@ -108,7 +126,13 @@ _COLUMNS = [
 ]
 _SHEET_FIELDS = [field.name for field in fields(Sheet)]
 _INSERT = insert(matches)
-_SELECT = select(*_COLUMNS).where(matches.c.id == bindparam("match_id"))
+# The ruleset is read as the text it was stored as, not parsed: the text finds it read back.
+_SELECT = select(
+    *(
+        cast(column, Text).label("ruleset") if column.key == "ruleset" else column
+        for column in _COLUMNS
+    )
+).where(matches.c.id == bindparam("match_id"))
 _SELECT_FOR_UPDATE = _SELECT.with_for_update()
 _SAVE = (
     update(matches)
@@ -166,9 +190,11 @@ def create(
         )
     token = new_edit_token()
     now = datetime.now(UTC)
+    resolved = ruleset.as_dict()
     sheet = Sheet(
         id=new_match_id(),
-        ruleset_data=ruleset.as_dict(),
+        # The text the JSON column stores: json.dumps, as SQLAlchemy writes it.
+        ruleset_text=json.dumps(resolved),
         players=list(players),
         first_dealer=first_dealer,
         edit_token_hash=token_hash(token),
@@ -179,7 +205,8 @@ def create(
         title=title,
     )
     values = [getattr(sheet, name) for name in _SHEET_FIELDS]
-    connection.execute(_INSERT, {c.key: v for c, v in zip(_COLUMNS, values, strict=True)})
+    row = {column.key: value for column, value in zip(_COLUMNS, values, strict=True)}
+    connection.execute(_INSERT, row | {"ruleset": resolved})
     return sheet, token
 
 

@@ -11,6 +11,7 @@ broken bodies loads, or is refused, the same both ways.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -65,7 +66,7 @@ def _sheet(ruleset: Ruleset, players: list[str], first_dealer: int = 0) -> sheet
     moment = datetime(2026, 12, 1, 10, 0, 0, 123456, tzinfo=UTC)
     return sheets.Sheet(
         id="a-sheet",
-        ruleset_data=ruleset.as_dict(),
+        ruleset_text=json.dumps(ruleset.as_dict()),
         players=players,
         first_dealer=first_dealer,
         edit_token_hash="0" * 64,
@@ -252,3 +253,4 @@ def test_a_round_loads_the_same_both_ways(fast_app: Flask, stock_app: Flask, bod
         assert planned == stock
     else:  # and what it is not sure of, it leaves to marshmallow
         assert planned[1] in ("GiveUp", "ValidationError")
+

@@ -8,6 +8,7 @@ same request; and each refusal says what the caller needs to act on it.
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -307,7 +308,8 @@ def test_forgetting_a_sheet_forgets_its_kept_answers(storage: Storage) -> None:
 
 def _stored_sheet(ruleset_data: dict[str, Any]) -> sheets.Sheet:
     moment = datetime.now(UTC)
-    return sheets.Sheet("a-sheet", ruleset_data, ["A", "B"], 0, "0" * 64, 1, [], moment, moment)
+    text = json.dumps(ruleset_data)
+    return sheets.Sheet("a-sheet", text, ["A", "B"], 0, "0" * 64, 1, [], moment, moment)
 
 
 def test_sheets_of_one_stored_ruleset_share_it_as_read_back() -> None:
@@ -315,6 +317,27 @@ def test_sheets_of_one_stored_ruleset_share_it_as_read_back() -> None:
     first, second = _stored_sheet(stored), _stored_sheet(dict(stored))
     assert first.ruleset is second.ruleset
     assert first.ruleset == find_ruleset("liverpool")
+
+
+def test_a_stored_ruleset_is_read_back_as_the_text_it_was_stored_as(
+    storage: Storage, new_sheet: tuple[sheets.Sheet, str]
+) -> None:
+    """The column is read as text, on both databases, and that text finds the ruleset read
+    back for every other sheet of it: the very value, and the one the sheet was made with."""
+    made, _ = new_sheet
+    with storage.transaction() as connection:
+        stored = connection.execute(
+            select(matches.c.ruleset).where(matches.c.id == made.id)
+        ).scalar_one()
+        first = sheets.load(connection, made.id)
+        again = sheets.load(connection, made.id)
+    assert first.ruleset_text == made.ruleset_text == json.dumps(LIVERPOOL.as_dict())
+    assert stored == LIVERPOOL.as_dict()  # stored as JSON, as every sheet was
+    assert first.ruleset is again.ruleset is made.ruleset
+    assert first.ruleset == LIVERPOOL
+    assert dict(first.ruleset_data) == LIVERPOOL.as_dict()
+    with pytest.raises(TypeError):
+        first.ruleset_data["name"] = "changed"  # type: ignore[index]  # shared: read-only
 
 
 def test_a_stored_ruleset_is_read_back_as_its_json_says() -> None:

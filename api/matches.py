@@ -592,7 +592,7 @@ _ROUND_NUMBER = {
 @blp.response(200, SheetSchema, headers={"ETag": _HEADER})
 @blp.refusals(401, 403, 404, 409, 412, 422, 428, 429, 503)
 @blp.doc(operationId="recordRound", **_WRITE_DOC)
-def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
+def record_round(data: dict[str, Any], match_id: str, number: int) -> Response:
     """Record or correct a round
 
     Rounds are recorded in order; an already recorded round may be corrected. A round that

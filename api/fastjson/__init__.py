@@ -17,6 +17,9 @@ the checks take a shorter way, planned once from their own declared fields:
   flask-smorest's wrappers around it — the documented view stays theirs, in the OpenAPI
   document and on the stock path — and hands every body or verdict its plans are not sure of
   to that documented view, so that every error is the stock path's own.
+* :func:`body_view` does the same for a view that reads a body a plan loads and answers with
+  a Response of its own (a round recorded: the whole sheet, :mod:`api.fastjson.sheets`), so
+  that recording a round pays for neither webargs' parse nor flask-smorest's wrappers;
 * :class:`~api.fastjson.lane.Lane` answers a plain check (a JSON body of known length, no
   query string) with the same plans beside Flask, whose request machinery costs a check more
   than the check itself, and hands every other request to Flask.
@@ -36,6 +39,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import typing
 from collections.abc import Callable, Sequence
 from http import HTTPStatus
 from json.encoder import encode_basestring_ascii
@@ -244,12 +248,16 @@ def schema_loader(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any
 
 def nesting(schema: ma.Schema) -> int:
     """How deeply a body the plan of ``schema`` loads can nest arrays and objects: its plans
-    take a list only for a List field, an object only for the body itself. Within
-    ``MAX_JSON_DEPTH`` (at least 8), a body the plan loads need not be walked to know it is
-    not too deep."""
+    take a list only for a List field, an object only for the body itself or a Nested field.
+    Within ``MAX_JSON_DEPTH`` (at least 8), a body the plan loads need not be walked to know
+    it is not too deep."""
 
     def depth(field: fields.Field[Any]) -> int:
-        return 1 + depth(field.inner) if isinstance(field, fields.List) else 0
+        if isinstance(field, fields.List):
+            return 1 + depth(field.inner)
+        if isinstance(field, fields.Nested):
+            return nesting(field.schema)
+        return 0
 
     return 1 + max((depth(field) for field in schema.load_fields.values()), default=0)
 
@@ -601,11 +609,49 @@ def json_view(plan: JSONView) -> Callable[..., Any]:
     return answer
 
 
+def answers_itself(view: Callable[..., Any]) -> bool:
+    """Whether ``view`` is declared (and, under mypy, checked) to return a Response of its own,
+    which flask-smorest's response wrapper hands on untouched: a sheet, with its ETag."""
+    try:
+        returns = typing.get_type_hints(view).get("return")
+    except (NameError, TypeError):
+        return False
+    return isinstance(returns, type) and issubclass(returns, flask.Response)
+
+
+def body_view(
+    decorated: Callable[..., Any], load: Callable[[dict[str, Any]], dict[str, Any]], depth: int
+) -> Callable[..., Any]:
+    """One view doing what webargs' and flask-smorest's wrappers do around a view that
+    answers itself (:func:`answers_itself`): read the body by the API's strict rules, load it
+    by its plan, and call the view with it and the URL's values. A body the plan is not sure
+    of is served by the decorated view, which reads it again, so every refusal of a body is
+    the stock path's; whatever the view then refuses, it refuses the same either way."""
+    view = inspect.unwrap(decorated)
+    parser = parsing.JSONBodyParser()
+
+    @functools.wraps(decorated)
+    def answer(**values: Any) -> Any:
+        if depth <= flask.current_app.config["MAX_JSON_DEPTH"]:
+            body = parser.read_json(flask.request)
+            if type(body) is dict:
+                try:
+                    data = load(body)
+                except (GiveUp, ma.ValidationError):
+                    pass  # marshmallow names the fault
+                else:
+                    return view(data, **values)
+        return decorated(**values)
+
+    return answer
+
+
 def init_app(app: flask.Flask) -> dict[str, JSONView]:
-    """Put the app on the fast path: its JSON provider sends written bodies as they are, and
-    every view that reads a JSON body and answers with a :class:`ResponseSchema` is served by
-    its :func:`json_view` — called after the blueprints are registered. Answers those views'
-    plans, by URL rule, for :class:`~api.fastjson.lane.Lane`."""
+    """Put the app on the fast path: its JSON provider sends written bodies as they are, every
+    view that reads a JSON body and answers with a :class:`ResponseSchema` is served by its
+    :func:`json_view`, and every other view whose body a plan loads and that answers itself by
+    its :func:`body_view` — called after the blueprints are registered. Answers the
+    :func:`json_view` plans, by URL rule, for :class:`~api.fastjson.lane.Lane`."""
     app.json = FastJSONProvider(app)
     body_schemas: dict[Callable[..., Any], ma.Schema] = {}
     answer_schemas: dict[Callable[..., Any], tuple[int, ma.Schema]] = {}
@@ -619,10 +665,15 @@ def init_app(app: flask.Flask) -> dict[str, JSONView]:
         if view not in body_schemas or view not in answer_schemas:
             continue
         status, response_schema = answer_schemas[view]
-        plan = planned(decorated, body_schemas[view], status, response_schema)
+        body_schema = body_schemas[view]
+        plan = planned(decorated, body_schema, status, response_schema)
         if plan is not None:
             app.view_functions[endpoint] = json_view(plan)
             plans[endpoint] = plan
+            continue
+        load = body_schema.one_pass if isinstance(body_schema, RequestSchema) else None
+        if load is not None and answers_itself(view):
+            app.view_functions[endpoint] = body_view(decorated, load, nesting(body_schema))
     return {
         rule.rule: plans[rule.endpoint]
         for rule in app.url_map.iter_rules()

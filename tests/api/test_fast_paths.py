@@ -178,13 +178,15 @@ def test_the_switch(app: Flask, stock_app: Flask) -> None:
     assert isinstance(app.json, FastJSONProvider)
     assert not isinstance(stock_app.json, FastJSONProvider)
     # The fast app serves the checks whose bodies a plan loads by views of its own (the buy
-    # check's schema is marshmallow's), and only those; every one of them is in the corpus.
+    # check's schema is marshmallow's), every one of them in the corpus, and recording a round
+    # (test_matches_fast has its corpus); only those.
     replaced = {
         endpoint
         for endpoint, view in app.view_functions.items()
         if getattr(view, "__wrapped__", None) is stock_app.view_functions[endpoint]
     }
-    assert replaced == {_endpoint(app, path) for path in EXAMPLES if path != "/v1/checks/buy"}
+    checks = {_endpoint(app, path) for path in EXAMPLES if path != "/v1/checks/buy"}
+    assert replaced == checks | {"matches.record_round"}
 
 
 def test_answers_are_marshmallows(

@@ -254,3 +254,68 @@ def test_a_round_loads_the_same_both_ways(fast_app: Flask, stock_app: Flask, bod
     else:  # and what it is not sure of, it leaves to marshmallow
         assert planned[1] in ("GiveUp", "ValidationError")
 
+
+# --- a round recorded over HTTP -------------------------------------------------------------------
+
+
+def _put_round(app: Flask, body: Any) -> tuple[int, Any, int]:
+    """A new three-seat sheet, round 1 put to it: the answer's status, its JSON with the
+    sheet's own values (id, times) left out, and the version the sheet is stored at after."""
+    client = app.test_client()
+    made = client.post("/v1/matches", json={"ruleset": "liverpool", "players": ["A", "B", "C"]})
+    sheet = made.get_json()
+    answer = client.put(
+        f"/v1/matches/{sheet['id']}/rounds/1",
+        json=body,
+        headers={"Authorization": f"Bearer {sheet['edit_token']}", "If-Match": "*"},
+    )
+    shown = answer.get_json()
+    if answer.status_code == 200:
+        shown = {
+            key: value
+            for key, value in shown.items()
+            if key not in ("id", "created_at", "updated_at")
+        }
+    stored = client.get(f"/v1/matches/{sheet['id']}").get_json()["version"]
+    return answer.status_code, shown, stored
+
+
+@pytest.mark.parametrize("body", list(round_bodies()), ids=repr)
+def test_a_round_is_recorded_or_refused_the_same_both_ways(
+    fast_app: Flask, stock_app: Flask, body: Any
+) -> None:
+    """Over HTTP, the fast app's own view for recording a round (api.fastjson.body_view)
+    answers every body as the stock path does, and stores a round exactly when it does."""
+    fast, stock = _put_round(fast_app, body), _put_round(stock_app, body)
+    assert fast == stock
+    assert fast[2] == (2 if fast[0] == 200 else 1)
+
+
+def test_a_round_the_plan_loads_skips_webargs(
+    fast_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The body view reads and loads a body its plan is sure of itself; any other body is
+    webargs' to read, and its refusal is webargs' and marshmallow's own."""
+    from api.matches import RoundWriteSchema
+    from api.parsing import JSONBodyParser
+
+    read_by_webargs: list[Any] = []
+    load_json = JSONBodyParser.load_json
+
+    def counted(self: JSONBodyParser, req: Any, schema: Any) -> Any:
+        if isinstance(schema, RoundWriteSchema):  # not the sheet's creation
+            read_by_webargs.append(schema)
+        return load_json(self, req, schema)
+
+    monkeypatch.setattr(JSONBodyParser, "load_json", counted)
+    played = {
+        "results": [
+            {"seat": 0, "went_out": True},
+            {"seat": 1, "points": 35},
+            {"seat": 2, "cards": ["AS", "KH"]},
+        ]
+    }
+    assert _put_round(fast_app, played)[0] == 200
+    assert read_by_webargs == []
+    assert _put_round(fast_app, {**played, "extra": 1})[0] == 422
+    assert len(read_by_webargs) == 1

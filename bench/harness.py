@@ -25,6 +25,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: The operations switched off, for a bench's ``--ops``: what they cost, beside the project.
+OPS_OFF = {"ACCESS_LOG": "0", "METRICS": "0", "RATELIMIT_ENABLED": "0"}
+#: The limits stay on, counting every write, but set past what one address sends in a bench:
+#: it measures what a write costs, not the refusal of a flood.
+LIMITS_OUT_OF_REACH = {
+    "RATELIMIT_WRITE": "100000000 per minute",
+    "RATELIMIT_CREATE": "100000000 per minute",
+}
+
 
 def wrk_options(doc: str, *, rounds: int, rounds_help: str) -> argparse.ArgumentParser:
     """The options every wrk benchmark takes; a bench adds its own before :func:`wrk_arguments`."""

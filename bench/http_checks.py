@@ -36,7 +36,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from harness import alternate, gunicorn, print_rates, wrk_arguments, wrk_options
+from harness import OPS_OFF, alternate, gunicorn, print_rates, wrk_arguments, wrk_options
 
 PATH = "/v1/checks/contract"
 #: A round-2 Liverpool contract (1 set + 1 run, one joker) with the whole hand.
@@ -53,9 +53,6 @@ def _ready(url: str) -> urllib.request.Request:
         url + PATH, data=json.dumps(BODY).encode(), headers={"Content-Type": "application/json"}
     )
 
-
-#: The operations switched off, for ``--ops``.
-OPS_OFF = {"ACCESS_LOG": "0", "METRICS": "0", "RATELIMIT_ENABLED": "0"}
 
 LUA = """
 wrk.method = "POST"

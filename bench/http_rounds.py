@@ -34,12 +34,10 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from harness import gunicorn, run_wrk, wrk_arguments, wrk_options
+from harness import LIMITS_OUT_OF_REACH, OPS_OFF, gunicorn, run_wrk, wrk_arguments, wrk_options
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-#: The operations switched off, for ``--ops``.
-OPS_OFF = {"ACCESS_LOG": "0", "METRICS": "0", "RATELIMIT_ENABLED": "0"}
 POSTGRES = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PLAYERS = ["Ann", "Bob", "Cleo", "Dan"]
 
@@ -69,6 +67,24 @@ def scratch_database(backend: str, folder: Path) -> Iterator[str]:
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def make_bare_table(database: str) -> None:
+    """The table ``bench/bare_rows.py`` inserts into, in ``database``."""
+    engine = create_engine(database)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY"
+                + (
+                    " AUTOINCREMENT"
+                    if database.startswith("sqlite")
+                    else " GENERATED ALWAYS AS IDENTITY"
+                )
+                + ", body TEXT NOT NULL)"
+            )
+        )
+    engine.dispose()
 
 
 def create_sheet(url: str) -> Any:
@@ -137,14 +153,8 @@ def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> dict
                 headers={"Content-Type": "application/json"},
             )
 
-        # The limits stay on, counting every write, but set past what one address can send
-        # here: the bench measures what a write costs, not the refusal of a flood.
-        limits = {
-            "RATELIMIT_WRITE": "100000000 per minute",
-            "RATELIMIT_CREATE": "100000000 per minute",
-        }
         project = stack.enter_context(
-            gunicorn("project", "wsgi:app", ready_project, env={**env, **limits})
+            gunicorn("project", "wsgi:app", ready_project, env={**env, **LIMITS_OUT_OF_REACH})
         )
         servers = {"project": project}
         if args.ops:
@@ -152,16 +162,7 @@ def bench_backend(backend: str, args: argparse.Namespace, workdir: Path) -> dict
                 gunicorn("no-ops", "wsgi:app", ready_project, env={**env, **OPS_OFF})
             )
         # The bare view's table, made here so that neither server pays for it while measured.
-        engine = create_engine(database)
-        with engine.begin() as connection:
-            connection.execute(
-                text(
-                    "CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY"
-                    + (" AUTOINCREMENT" if backend == "sqlite" else " GENERATED ALWAYS AS IDENTITY")
-                    + ", body TEXT NOT NULL)"
-                )
-            )
-        engine.dispose()
+        make_bare_table(database)
         bare = stack.enter_context(
             gunicorn("bare", "bare_rows:app", ready_bare, "--pythonpath", "bench", env=env)
         )

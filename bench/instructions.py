@@ -48,12 +48,6 @@ sys.path[:0] = [str(BENCH.parent), str(BENCH)]
 
 #: Calls made before counting starts in either run: first connections, caches, lazy imports.
 WARM_UP = 20
-#: The limits stay on, counting every write, but out of reach: a write's cost, not a refusal's.
-OUT_OF_REACH = {
-    "RATELIMIT_WRITE": "100000000 per minute",
-    "RATELIMIT_CREATE": "100000000 per minute",
-}
-OPS_OFF = {"ACCESS_LOG": "0", "METRICS": "0", "RATELIMIT_ENABLED": "0"}
 
 
 # --- the scenarios: each makes its set-up and returns the call to count ------------------------
@@ -126,6 +120,7 @@ def _project(env: dict[str, str]) -> Callable[..., Any]:
 
 
 def _check_calls(what: str) -> Callable[[int], None]:
+    from harness import LIMITS_OUT_OF_REACH
     from http_checks import BODY, PATH
 
     if what == "check-bare":
@@ -133,7 +128,7 @@ def _check_calls(what: str) -> Callable[[int], None]:
 
         send = _requester(bare_app.app)
     else:
-        send = _requester(_project(OUT_OF_REACH))
+        send = _requester(_project(LIMITS_OUT_OF_REACH))
 
     def call(_: int) -> None:
         send("POST", PATH, BODY, "200")
@@ -143,21 +138,14 @@ def _check_calls(what: str) -> Callable[[int], None]:
 
 def _round_calls(what: str, database: str, longest: int) -> Callable[[int], None]:
     """Round 1, then round 2, of sheets made beforehand: a write never waits for another."""
-    from http_rounds import PLAYERS, results
+    from harness import LIMITS_OUT_OF_REACH, OPS_OFF
+    from http_rounds import PLAYERS, make_bare_table, results
 
     os.environ["DATABASE_URL"] = database
     if what == "round-bare":
+        make_bare_table(database)
         import bare_rows
-        from sqlalchemy import text
 
-        with bare_rows.engine.begin() as connection:
-            connection.execute(
-                text(
-                    "CREATE TABLE bench_rows (id INTEGER PRIMARY KEY"
-                    + (" GENERATED ALWAYS AS IDENTITY" if "postgresql" in database else "")
-                    + ", body TEXT NOT NULL)"
-                )
-            )
         put = _requester(bare_rows.app)
 
         def insert(index: int) -> None:
@@ -165,7 +153,11 @@ def _round_calls(what: str, database: str, longest: int) -> Callable[[int], None
 
         return insert
     app = _project(
-        {"DATABASE_URL": database, **OUT_OF_REACH, **(OPS_OFF if what == "round-no-ops" else {})}
+        {
+            "DATABASE_URL": database,
+            **LIMITS_OUT_OF_REACH,
+            **(OPS_OFF if what == "round-no-ops" else {}),
+        }
     )
     send = _requester(app)
     # As many sheets as the longer run needs, in both runs: the same set-up to subtract.

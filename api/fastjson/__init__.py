@@ -559,13 +559,29 @@ class JSONView:
     def verdict(self, body: Any) -> str | None:
         """The verdict's JSON text for a parsed body, or None where the plans are not sure of
         the body or the verdict (the decorated view answers those)."""
-        if type(body) is not dict:
+        loaded = sure_load(self.load, body)
+        if loaded is None:
             return None
         try:
-            text = self.write(self.view(self.load(body)))
+            return self.write(self.view(loaded))
         except (GiveUp, ma.ValidationError):
-            return None  # marshmallow names the fault
-        return text
+            return None  # marshmallow's dump writes it, or names the fault
+
+
+def sure_load(load: Callable[[dict[str, Any]], dict[str, Any]], body: Any) -> dict[str, Any] | None:
+    """What a plan loads of a parsed body, or None where it is not sure of it (marshmallow
+    then loads it from scratch and names the fault)."""
+    if type(body) is not dict:
+        return None
+    try:
+        return load(body)
+    except (GiveUp, ma.ValidationError):
+        return None
+
+
+def body_plan(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+    """The plan loading a body ``schema`` reads, if it has one."""
+    return schema.one_pass if isinstance(schema, RequestSchema) else None
 
 
 def planned(
@@ -576,7 +592,7 @@ def planned(
 ) -> JSONView | None:
     """The :class:`JSONView` of a view, if plans can load its body and write its verdict."""
     write = response_schema.one_pass if isinstance(response_schema, ResponseSchema) else None
-    load = request_schema.one_pass if isinstance(request_schema, RequestSchema) else None
+    load = body_plan(request_schema)
     if write is None or load is None:
         return None
     return JSONView(decorated, load, write, status, nesting(request_schema))
@@ -632,16 +648,10 @@ def body_view(
 
     @functools.wraps(decorated)
     def answer(**values: Any) -> Any:
-        if depth <= flask.current_app.config["MAX_JSON_DEPTH"]:
-            body = parser.read_json(flask.request)
-            if type(body) is dict:
-                try:
-                    data = load(body)
-                except (GiveUp, ma.ValidationError):
-                    pass  # marshmallow names the fault
-                else:
-                    return view(data, **values)
-        return decorated(**values)
+        if depth > flask.current_app.config["MAX_JSON_DEPTH"]:
+            return decorated(**values)  # webargs walks the body, and says it is too deep
+        data = sure_load(load, parser.read_json(flask.request))
+        return decorated(**values) if data is None else view(data, **values)
 
     return answer
 
@@ -671,7 +681,7 @@ def init_app(app: flask.Flask) -> dict[str, JSONView]:
             app.view_functions[endpoint] = json_view(plan)
             plans[endpoint] = plan
             continue
-        load = body_schema.one_pass if isinstance(body_schema, RequestSchema) else None
+        load = body_plan(body_schema)
         if load is not None and answers_itself(view):
             app.view_functions[endpoint] = body_view(decorated, load, nesting(body_schema))
     return {

@@ -104,7 +104,8 @@ def stored_ruleset(text: str) -> StoredRuleset:
     text is the key, not the value read from it: it tells ``1``, ``1.0`` and ``true`` apart, as
     reading back does.
     """
-    return StoredRuleset(MappingProxyType(json.loads(text)), Ruleset.from_dict(json.loads(text)))
+    data = json.loads(text)
+    return StoredRuleset(MappingProxyType(data), Ruleset.from_dict(data))
 
 
 # The statements every request runs, built once: a request only binds values to them. The

@@ -122,8 +122,8 @@ class Config:
         except ValueError as error:
             raise ConfigError(f"FORWARDED_ALLOW_IPS: {error}") from None
         # --- floods, retention and observability (operations) -------------------------------
-        #: Flask-Limiter's own switch (it reads RATELIMIT_* from the app's config); off, nothing
-        #: is counted: for a benchmark without limits, or a deployment limiting at its proxy.
+        #: The rate limits' switch (api.limits); off, nothing is counted: for a benchmark
+        #: without limits, or a deployment limiting at its proxy.
         self.RATELIMIT_ENABLED = env_bool("RATELIMIT_ENABLED", True, environ)
         #: Where the counts live: each process its own (memory://) by default; redis://host:port
         #: when several workers or instances must share them.

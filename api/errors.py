@@ -213,8 +213,7 @@ class ProblemApi(Api):  # type: ignore[misc]
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             detail = f"the request body is larger than {limit} bytes"
         elif status == 429:
-            # Flask-Limiter's description is the limit met ("20 per 1 minute"); api.limits
-            # adds Retry-After.
+            # api.limits describes the limit met ("20 per 1 minute") and adds Retry-After.
             detail = f"too many requests from this address: at most {error.description}"
         else:
             detail = error.description or HTTPStatus(status).description

@@ -1,4 +1,4 @@
-"""Floods: per-client rate limits on what makes the database grow (Flask-Limiter).
+"""Floods: per-client rate limits on what makes the database grow.
 
 Starting sheets (``POST /v1/matches``, ``RATELIMIT_CREATE``) and changing them (``PUT`` and
 ``DELETE`` under ``/v1/matches``, ``RATELIMIT_WRITE``) are counted per client address; reads,
@@ -11,103 +11,175 @@ The client is :func:`api.clients.client_address`: the peer's address, or behind 
 named by ``FORWARDED_ALLOW_IPS`` the address that proxy reported (never a header any client can
 set). The counts live in ``RATELIMIT_STORAGE_URI``: each process's memory by default
 (a worker's share of the limit, then), Redis when several workers or instances must share them.
+A Redis that stops answering does not stop a table recording its rounds: each process counts
+in its own memory until Redis is back.
+
+The counting is the ``limits`` library's (fixed windows, its storages), called from one hook on
+the sheets' blueprint. Flask-Limiter, the Flask extension over the same library, served these
+limits until it was measured: it resolves its declared limits afresh on every request, about
+1.0 M instructions a write against the ~0.1 M the counting itself costs, a fifth of recording
+a round (``bench/instructions.py round``), which kept the sheet writes under their throughput
+bar. The two limits here are known when the app starts, so they are parsed once.
 """
 
 from __future__ import annotations
 
-import functools
+import logging
 import math
 import time
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app
-from flask_limiter import Limiter
+from flask import Flask, Response, g, request
+from limits import RateLimitItem, parse_many
+from limits.errors import ConfigurationError, StorageError
+from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 
 from api.clients import client_address
+from api.config import ConfigError
 
-#: The methods of ``/v1/matches`` each limit counts.
-CREATE_METHODS = ["POST"]
-WRITE_METHODS = ["PUT", "DELETE"]
+log = logging.getLogger(__name__)
 
-
-def _create_limit() -> str:
-    limit: str = current_app.config["RATELIMIT_CREATE"]
-    return limit
-
-
-def _write_limit() -> str:
-    limit: str = current_app.config["RATELIMIT_WRITE"]
-    return limit
+#: Seconds a Redis that failed is left alone before it is asked again; the counts meanwhile
+#: are each process's own.
+RETRY_STORAGE = 30
+#: Seconds to wait for Redis to connect or answer: a count must never hold a write for long.
+STORAGE_TIMEOUT = 1.0
 
 
-def retry_after(limiter: Limiter) -> int | None:
-    """Seconds until the limit this request met lets the client in again (at least 1)."""
-    limit = limiter.current_limit
-    if limit is None:
+@dataclass(frozen=True)
+class Limit:
+    """One configured limit: what it counts (``scope``), on which methods, and how many."""
+
+    scope: str
+    methods: frozenset[str]
+    items: tuple[RateLimitItem, ...]  # the shortest window first, the order they are counted in
+
+
+def read_limits(setting: str, text: str) -> tuple[RateLimitItem, ...]:
+    """``"600 per minute;6000 per hour"`` read, or :class:`ConfigError` naming ``setting``."""
+    try:
+        items = parse_many(text)
+    except ValueError as error:
+        raise ConfigError(f"{setting}: {error}") from None
+    if not items:
+        raise ConfigError(f"{setting}: no limit in {text!r}")
+    return tuple(sorted(items))
+
+
+class Counts:
+    """Where the counts live, with each process's memory standing in while Redis is away."""
+
+    def __init__(self, uri: str, prefix: str) -> None:
+        options: dict[str, Any] = {}
+        if uri.startswith(("redis", "rediss")):
+            options = {"socket_connect_timeout": STORAGE_TIMEOUT, "socket_timeout": STORAGE_TIMEOUT}
+        try:
+            storage = storage_from_string(uri, wrap_exceptions=True, **options)
+        except ConfigurationError as error:
+            raise ConfigError(f"RATELIMIT_STORAGE_URI: {error}") from None
+        if not isinstance(storage, Storage):  # async+redis://: a worker thread cannot await it
+            raise ConfigError(f"RATELIMIT_STORAGE_URI: {uri!r} is an asyncio storage")
+        self.storage = storage
+        self.prefix = prefix
+        self._shared = FixedWindowRateLimiter(self.storage)
+        self._own = FixedWindowRateLimiter(MemoryStorage())
+        #: When the storage last failed, None while it answers.
+        self._failed_at: float | None = None
+
+    def _strategy(self) -> FixedWindowRateLimiter:
+        if self._failed_at is None:
+            return self._shared
+        if time.monotonic() - self._failed_at < RETRY_STORAGE:
+            return self._own
+        try:
+            answers = self.storage.check()
+        except StorageError:
+            answers = False
+        if not answers:
+            self._failed_at = time.monotonic()
+            return self._own
+        log.warning("rate-limit storage is back: counting there again")
+        self._failed_at = None
+        return self._shared
+
+    def _ask(self, call: str, item: RateLimitItem, *keys: str) -> Any:
+        strategy = self._strategy()
+        try:
+            return getattr(strategy, call)(item, self.prefix, *keys)
+        except StorageError as error:
+            if strategy is self._own:
+                raise
+            log.warning("rate-limit storage failed (%s): counting in this process", error)
+            self._failed_at = time.monotonic()
+            return getattr(self._own, call)(item, self.prefix, *keys)
+
+    def hit(self, item: RateLimitItem, *keys: str) -> bool:
+        """Count one request against ``item``; False when that was one too many."""
+        allowed: bool = self._ask("hit", item, *keys)
+        return allowed
+
+    def window(self, item: RateLimitItem, *keys: str) -> tuple[int, int]:
+        """``item``'s window for ``keys``: when it resets (epoch seconds), how many remain."""
+        stats = self._ask("get_window_stats", item, *keys)
+        return int(stats.reset_time), max(0, int(stats.remaining))
+
+
+def retry_after(reset_at: float) -> int:
+    """Seconds until a limit lets the client in again (at least 1)."""
+    return max(1, math.ceil(reset_at - time.time()))
+
+
+def init_app(app: Flask, blueprint_name: str = "matches") -> Counts | None:
+    """Count the sheet writes of ``app`` per client; counts of its own for each app, so two
+    apps in one process (tests) never share them. None when ``RATELIMIT_ENABLED`` is off."""
+    config = app.config
+    if not config["RATELIMIT_ENABLED"]:
         return None
-    return max(1, math.ceil(limit.reset_at - time.time()))
+    counts = Counts(config["RATELIMIT_STORAGE_URI"], config["RATELIMIT_KEY_PREFIX"])
+    # Each limit is shared by the blueprint's endpoints: a script alternating PUT and DELETE,
+    # or writing to two sheets, counts against one limit.
+    by_method: dict[str, Limit] = {}
+    for scope, setting, methods in (
+        ("create", "RATELIMIT_CREATE", {"POST"}),
+        ("write", "RATELIMIT_WRITE", {"PUT", "DELETE"}),
+    ):
+        limit = Limit(scope, frozenset(methods), read_limits(setting, config[setting]))
+        by_method.update(dict.fromkeys(methods, limit))
 
-
-def _only_on(app: Flask, limiter: Limiter, blueprint_name: str) -> None:
-    """Move the hooks Flask-Limiter gave the whole app to the one blueprint it counts.
-
-    Flask-Limiter checks every request of the app for limits that might apply, which costs a
-    stateless check more than the rest of its framework does (measured: ~0.5 M instructions a
-    request, half again a contract check); only this blueprint has limits, so only its
-    requests need asking. The hooks are found as what they are bound to, the limiter itself.
-    """
-
-    def belongs(hook: Any) -> bool:
-        bound = hook.args[0] if isinstance(hook, functools.partial) and hook.args else None
-        return getattr(hook, "__self__", bound) is limiter
-
-    for registry in (app.before_request_funcs, app.after_request_funcs):
-        hooks: list[Any] = registry.get(None, [])
-        mine = [hook for hook in hooks if belongs(hook)]
-        registry[None] = [hook for hook in hooks if not belongs(hook)]
-        registry.setdefault(blueprint_name, []).extend(mine)
-    teardowns: list[Any] = app.teardown_request_funcs.get(None, [])
-    moved = [hook for hook in teardowns if belongs(hook)]
-    app.teardown_request_funcs[None] = [h for h in teardowns if not belongs(h)]
-    app.teardown_request_funcs.setdefault(blueprint_name, []).extend(moved)
-
-
-def init_app(app: Flask, blueprint_name: str = "matches") -> Limiter:
-    """Count the sheet writes of ``app`` per client; a limiter of its own for each app, so two
-    apps in one process (tests) never share counts."""
-    limiter = Limiter(
-        key_func=client_address,
-        # The X-RateLimit headers are written below, on the counted answers alone, and
-        # Retry-After only on a 429: Flask-Limiter's own would put it on every answer.
-        headers_enabled=False,
-        key_prefix=app.config["RATELIMIT_KEY_PREFIX"],
-        # A Redis that stops answering must not stop the table recording its rounds: each
-        # process counts in memory until it is back.
-        in_memory_fallback_enabled=True,
-        swallow_errors=True,
-    )
-    limiter.init_app(app)
-    _only_on(app, limiter, blueprint_name)
-    blueprint = cast(Blueprint, app.blueprints[blueprint_name])
-    # Shared over the blueprint's endpoints: a script alternating PUT and DELETE, or
-    # two sheets, counts against one limit.
-    limiter.shared_limit(_create_limit, scope="create", methods=CREATE_METHODS)(blueprint)
-    limiter.shared_limit(_write_limit, scope="write", methods=WRITE_METHODS)(blueprint)
+    def count() -> None:
+        limit = by_method.get(request.method)
+        if limit is None:
+            return
+        keys = (client_address(), limit.scope)
+        for item in limit.items:
+            # The counted request is held against the shortest window first; once one window
+            # is full the longer ones are not counted, as the request was not served.
+            if not counts.hit(item, *keys):
+                g.rate_limit = (item, keys)
+                raise TooManyRequests(str(item))
+        g.rate_limit = (limit.items[0], keys)
 
     def limit_headers(response: Response) -> Response:
-        limit = limiter.current_limit
-        if limit is None:
+        counted = g.get("rate_limit")
+        if counted is None:
             return response
-        response.headers["X-RateLimit-Limit"] = str(limit.limit.amount)
-        response.headers["X-RateLimit-Remaining"] = str(max(0, limit.remaining))
-        response.headers["X-RateLimit-Reset"] = str(limit.reset_at)
+        item, keys = counted
+        reset_at, remaining = counts.window(item, *keys)
+        response.headers["X-RateLimit-Limit"] = str(item.amount)
+        response.headers["X-RateLimit-Remaining"] = str(remaining)
+        response.headers["X-RateLimit-Reset"] = str(reset_at)
         if response.status_code == 429:
-            response.headers["Retry-After"] = str(retry_after(limiter))
+            response.headers["Retry-After"] = str(retry_after(reset_at))
         return response
 
-    # On this blueprint's answers only: nothing else is counted, so nothing else pays.
+    # On this blueprint's requests only: nothing else is counted, so nothing else pays.
+    app.before_request_funcs.setdefault(blueprint_name, []).insert(0, count)
     app.after_request_funcs.setdefault(blueprint_name, []).append(limit_headers)
-    return limiter
+    app.extensions["rate_limits"] = counts
+    return counts
 
 
-__all__ = ["CREATE_METHODS", "WRITE_METHODS", "init_app", "retry_after"]
+__all__ = ["Counts", "Limit", "init_app", "read_limits", "retry_after"]

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select, update
 
 from api import create_app
+from api.config import ConfigError
 from api.observability import access_log
 from api.storage import migrate
 from api.storage.tables import matches
@@ -230,6 +231,38 @@ def test_limits_are_per_client_address(ops: FlaskClient) -> None:
     assert create(ops).status_code == 429
     other = ops.post("/v1/matches", json=SHEET, environ_base={"REMOTE_ADDR": "192.0.2.7"})
     assert other.status_code == 201
+
+
+def test_a_longer_window_holds_once_the_shorter_one_lets_through(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'windows.sqlite3'}"
+    migrate(url)
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": url, "RATELIMIT_CREATE": "5 per minute;3 per hour"}
+    )
+    client = app.test_client()
+    answers = [create(client) for _ in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429]
+    # Served, the answers speak of the shortest window; refused, of the window that is full.
+    assert [a.headers["X-RateLimit-Limit"] for a in answers] == ["5", "5", "5", "3"]
+    assert "3 per 1 hour" in answers[-1].get_json()["detail"]
+    assert 60 < int(answers[-1].headers["Retry-After"]) <= 3601
+    app.extensions["database"].dispose()
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "said"),
+    [
+        ("RATELIMIT_WRITE", "lots per minute", "RATELIMIT_WRITE"),
+        ("RATELIMIT_CREATE", "", "RATELIMIT_CREATE"),
+        ("RATELIMIT_STORAGE_URI", "carrier-pigeon://loft", "RATELIMIT_STORAGE_URI"),
+        ("RATELIMIT_STORAGE_URI", "async+memory://", "asyncio"),
+    ],
+)
+def test_a_limit_the_service_cannot_read_stops_it_starting(
+    setting: str, value: str, said: str
+) -> None:
+    with pytest.raises(ConfigError, match=said):
+        create_app({"TESTING": True, setting: value})
 
 
 def test_no_limits_when_switched_off(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ the JSON access log on gunicorn's output, and the purge the service runs itself.
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import time
@@ -24,24 +23,8 @@ from rules import find_ruleset
 
 pytestmark = pytest.mark.server
 
-REDIS = ("127.0.0.1", 6379)
 SHEET = {"ruleset": "liverpool", "players": ["Ann", "Bob", "Cleo"]}
 CHECK = {"ruleset": "liverpool", "cards": ["7H", "7S", "7D"]}
-
-
-def redis_or_skip() -> str:
-    import redis
-
-    client = redis.Redis(*REDIS, socket_connect_timeout=2)
-    try:
-        client.ping()
-    except redis.RedisError as error:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI needs Redis at {REDIS} for the shared rate limits: {error}")
-        pytest.skip(f"no Redis at {REDIS}: {error}")
-    finally:
-        client.close()
-    return f"redis://{REDIS[0]}:{REDIS[1]}"
 
 
 def workers_that_counted(folder: Path) -> set[str]:
@@ -142,9 +125,9 @@ def test_one_json_access_line_per_request_on_gunicorns_output(
 
 
 def test_rate_limits_are_shared_by_the_workers_through_redis(
-    start_server: Any, tmp_path: Path
+    start_server: Any, tmp_path: Path, redis_url: str
 ) -> None:
-    uri = redis_or_skip()
+    uri = redis_url
     folder = tmp_path / "metrics"
     server = start_server(
         f"sqlite:///{tmp_path / 'r.sqlite3'}",

@@ -19,7 +19,10 @@ from typing import Any
 
 import pytest
 from faultproxy import FaultProxy, fault_proxy
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+
+from api.storage import Storage
 
 pytestmark = [pytest.mark.server, pytest.mark.postgres]
 
@@ -156,3 +159,53 @@ def test_outages_answer_503_promptly_and_the_service_recovers(
     assert [r["number"] for r in stored["rounds"] if r["status"] == "played"] == acknowledged
     log = server.log.read_text()
     assert "Traceback" not in log and "unexpected error" not in log
+
+
+# --- a pooled connection the server closed is never handed out -----------------------------------
+#
+# The pool keeps connections between requests; a server restart, an administrator's
+# pg_terminate_backend or a cut network closes them while nobody is looking. The next
+# transaction must get a live connection, not fail with the dead one.
+
+
+def _backend_pid(storage: Storage) -> int:
+    with storage.transaction() as connection:
+        pid: int = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    return pid
+
+
+def test_a_connection_the_server_ended_is_replaced_before_it_is_used(
+    fresh_postgres_url: str,
+) -> None:
+    storage = Storage(fresh_postgres_url)
+    admin = create_engine(fresh_postgres_url, isolation_level="AUTOCOMMIT")
+    try:
+        first = _backend_pid(storage)
+        with admin.connect() as connection:
+            connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": first})
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # the server has closed it once its row is gone
+            with admin.connect() as connection:
+                alive = connection.execute(
+                    text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"), {"pid": first}
+                ).scalar_one()
+            if not alive:
+                break
+            time.sleep(0.05)
+        assert _backend_pid(storage) != first
+    finally:
+        storage.dispose()
+        admin.dispose()
+
+
+def test_a_connection_cut_off_is_replaced_before_it_is_used(fresh_postgres_url: str) -> None:
+    direct = make_url(fresh_postgres_url)
+    with fault_proxy((direct.host or "127.0.0.1", direct.port or 5432)) as proxy:
+        storage = Storage(direct.set(host="127.0.0.1", port=proxy.port))
+        try:
+            first = _backend_pid(storage)
+            proxy.cut()
+            time.sleep(0.2)  # the proxy's FIN reaches the pooled connection
+            assert _backend_pid(storage) != first
+        finally:
+            storage.dispose()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import select
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -218,6 +219,9 @@ class Storage:
         #: The SQLite file, when the database is one: checked before a write commits.
         database = self.engine.url.database if self.is_sqlite else None
         self.sqlite_path = database if database and database != ":memory:" else None
+        #: SQLite: this process's writers take turns here before they ask for the file's lock.
+        self._writers = threading.Lock() if self.is_sqlite else None
+        self._busy_timeout = statement_timeout
 
     @property
     def is_sqlite(self) -> bool:
@@ -232,6 +236,35 @@ class Storage:
         writer waits its turn instead of failing when it first writes, and its file is checked
         to be still the database's before the write is committed.
         """
+        if write and self._writers is not None:
+            with self._turn_to_write():
+                with self._transaction(write=True) as connection:
+                    yield connection
+            return
+        with self._transaction(write=write) as connection:
+            yield connection
+
+    @contextmanager
+    def _turn_to_write(self) -> Iterator[None]:
+        """Wait, at most the busy timeout, for this process's other SQLite writers to finish.
+
+        SQLite lets one writer in at a time, and one that finds the file locked sleeps and
+        tries again, sleeping longer each time (up to 100 ms a try): a worker's threads all
+        asking at once spend the lock's free moments asleep. Queued here, each is woken the
+        moment the one before it is done, and only one writer per process asks for the file.
+        """
+        assert self._writers is not None
+        if not self._writers.acquire(timeout=self._busy_timeout):
+            raise StorageUnavailable(
+                TimeoutError(self.sqlite_path), "another write held the database too long"
+            )
+        try:
+            yield
+        finally:
+            self._writers.release()
+
+    @contextmanager
+    def _transaction(self, *, write: bool) -> Iterator[Connection]:
         try:
             with self.engine.connect() as connection:
                 if write and self.is_sqlite:

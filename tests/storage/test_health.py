@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -159,6 +160,52 @@ def test_a_held_write_lock_makes_writers_503_and_nobody_else_wait(
         holder.execute("ROLLBACK")
         holder.close()
     assert client.put(f"{sheet}/rounds/1", json=ROUND, headers=auth).status_code == 200
+
+
+def test_a_processs_sqlite_writers_take_turns_and_wait_at_most_the_busy_timeout(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'turns.sqlite3'}"
+    migrate(url)
+    storage = Storage(url, statement_timeout=1)
+    held, done = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def slow_writer() -> None:
+        with storage.transaction(write=True) as connection:
+            connection.execute(text("SELECT 1"))
+            order.append("first in")
+            held.set()
+            done.wait(5)
+            order.append("first out")
+
+    writer = threading.Thread(target=slow_writer)
+    writer.start()
+    try:
+        assert held.wait(5)
+        # The second writer of this process waits in the process's queue, not on SQLite's
+        # file lock, and gives up after the busy timeout with a 503's reason.
+        started = time.monotonic()
+        with pytest.raises(StorageUnavailable, match="another write held the database"):
+            with storage.transaction(write=True):
+                pass
+        assert 0.9 < time.monotonic() - started < 3
+        # A reader never queues behind the writer.
+        started = time.monotonic()
+        with storage.transaction() as connection:
+            assert connection.execute(text("SELECT count(*) FROM matches")).scalar() == 0
+        assert time.monotonic() - started < 0.5
+        # Queued behind a writer that finishes in time, the next one gets its turn at once.
+        threading.Timer(0.3, done.set).start()
+        started = time.monotonic()
+        with storage.transaction(write=True):
+            order.append("second in")
+        assert 0.2 < time.monotonic() - started < 0.9
+        assert order == ["first in", "first out", "second in"]
+    finally:
+        done.set()
+        writer.join(5)
+        storage.dispose()
 
 
 def test_the_timeouts_reach_the_database(database_url: str) -> None:

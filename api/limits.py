@@ -15,11 +15,12 @@ A Redis that stops answering does not stop a table recording its rounds: each pr
 in its own memory until Redis is back.
 
 The counting is the ``limits`` library's (fixed windows; its Redis storage, and
-:class:`ProcessCounts` in memory), called from one hook on the sheets' blueprint. Flask-Limiter, the Flask extension over the same library, served these
-limits until it was measured: it resolves its declared limits afresh on every request, about
-1.0 M instructions a write against the ~0.1 M the counting itself costs, a fifth of recording
-a round (``bench/instructions.py round``), which kept the sheet writes under their throughput
-bar. The two limits here are known when the app starts, so they are parsed once.
+:class:`ProcessCounts` in memory), called from one hook on the sheets' blueprint.
+Flask-Limiter, the Flask extension over the same library, served these limits until it was
+measured: it resolves its declared limits afresh on every request, about 1.0 M instructions a
+write against the ~0.1 M the counting itself costs, a fifth of recording a round
+(``bench/instructions.py round``), which kept the sheet writes under their throughput bar.
+The two limits here are known when the app starts, so they are parsed once.
 """
 
 from __future__ import annotations
@@ -251,4 +252,4 @@ def init_app(app: Flask, blueprint_name: str = "matches") -> Counts | None:
     return counts
 
 
-__all__ = ["Counts", "Limit", "init_app", "read_limits", "retry_after"]
+__all__ = ["Counts", "Limit", "ProcessCounts", "init_app", "read_limits", "retry_after"]

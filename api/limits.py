@@ -119,10 +119,9 @@ class ProcessCounts(Storage):
 
 @dataclass(frozen=True)
 class Limit:
-    """One configured limit: what it counts (``scope``), on which methods, and how many."""
+    """One configured limit: what it counts (``scope``), and how many."""
 
     scope: str
-    methods: frozenset[str]
     items: tuple[RateLimitItem, ...]  # the shortest window first, the order they are counted in
 
 
@@ -194,7 +193,7 @@ class Counts:
     def window(self, item: RateLimitItem, *keys: str) -> tuple[int, int]:
         """``item``'s window for ``keys``: when it resets (epoch seconds), how many remain."""
         stats = self._ask("get_window_stats", item, *keys)
-        return int(stats.reset_time), max(0, int(stats.remaining))
+        return int(stats.reset_time), int(stats.remaining)
 
 
 def retry_after(reset_at: float) -> int:
@@ -216,7 +215,7 @@ def init_app(app: Flask, blueprint_name: str = "matches") -> Counts | None:
         ("create", "RATELIMIT_CREATE", {"POST"}),
         ("write", "RATELIMIT_WRITE", {"PUT", "DELETE"}),
     ):
-        limit = Limit(scope, frozenset(methods), read_limits(setting, config[setting]))
+        limit = Limit(scope, read_limits(setting, config[setting]))
         by_method.update(dict.fromkeys(methods, limit))
 
     def count() -> None:

@@ -6,8 +6,8 @@ through SQLAlchemy, also ``gunicorn -w 2``), and drives them alternately with ``
 project records rounds on sheets made beforehand — round 1 of every sheet, then round 2 of
 every sheet... — so no two writes contend for one sheet, and a sheet's next round comes
 ``--sheets`` writes after its last (a few seconds at the default, 3000: with too few sheets one
-slow write lets the walk overtake it, and the run stops on the 409 that follows). Run on SQLite and on PostgreSQL;
-the goal is at least 50% of the bare view's requests per second on each.
+slow write lets the walk overtake it, and the run stops on the 409 that follows). Run on SQLite
+and on PostgreSQL; the goal is at least 50% of the bare view's requests per second on each.
 
     .venv/bin/python bench/http_rounds.py [--seconds 5] [--rounds 3] [--connections 8]
         [--backends sqlite,postgresql] [--sheets 3000] [--ops]

@@ -20,7 +20,7 @@ import os
 import select
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -236,12 +236,8 @@ class Storage:
         writer waits its turn instead of failing when it first writes, and its file is checked
         to be still the database's before the write is committed.
         """
-        if write and self._writers is not None:
-            with self._turn_to_write():
-                with self._transaction(write=True) as connection:
-                    yield connection
-            return
-        with self._transaction(write=write) as connection:
+        turn = self._turn_to_write() if write and self._writers is not None else nullcontext()
+        with turn, self._transaction(write=write) as connection:
             yield connection
 
     @contextmanager

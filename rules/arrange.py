@@ -11,13 +11,18 @@ The arranger proposes orders only; :func:`rules.melds.read_run` decides what is 
 orders it proposes, the first legal one is taken, else the one with the fewest broken rules, so
 the reason a hopeless run is refused is the one a player laying it out by hand would hear.
 A set is read in any order anyway and is never rearranged.
+
+>>> from rules import find_ruleset, parse_cards
+>>> run = read_meld_any(parse_cards(["10H", "JK", "7H", "9H"]), find_ruleset("liverpool"))
+>>> run.valid, " ".join(map(str, run.cards)), run.wilds
+(True, '7H JK 9H 10H', (Wild(index=1, stands_for='8H'),))
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.cards import Card, Rank
+from rules.cards import Card, Natural, Rank
 from rules.melds import HIGH_ACE, LOW_ACE, Meld, plausible_types, read_run, read_set
 from rules.ruleset import MeldType, Ruleset
 
@@ -25,7 +30,9 @@ from rules.ruleset import MeldType, Ruleset
 def wild_key(card: Card) -> tuple[int, int, str]:
     """Wild cards in one fixed order whatever order they came in (jokers last), so that any
     order of the same cards gives the same arrangement."""
-    return (card.rank is None, int(card.rank or 0), card.suit.value if card.suit else "")
+    if isinstance(card, Natural):
+        return (False, int(card.rank), card.suit.value)
+    return (True, 0, "")
 
 
 #: How the naturals' aces are valued in one proposed order: every ace low, every ace high, or
@@ -33,7 +40,7 @@ def wild_key(card: Card) -> tuple[int, int, str]:
 _AceMode = tuple[int, int]
 
 
-def _ace_modes(ruleset: Ruleset, naturals: Sequence[Card]) -> tuple[_AceMode, ...]:
+def _ace_modes(ruleset: Ruleset, naturals: Sequence[Natural]) -> tuple[_AceMode, ...]:
     """The ways to value the naturals' aces: low first, as a run read in table order. Two
     aces in one run can only be one at each end, which the reading then refuses as turning
     the corner."""
@@ -46,23 +53,23 @@ def _ace_modes(ruleset: Ruleset, naturals: Sequence[Card]) -> tuple[_AceMode, ..
     return tuple((value, value) for value, ok in allowed if ok)
 
 
-def _ranked(naturals: Sequence[Card], mode: _AceMode) -> list[tuple[int, Card]]:
+def _ranked(naturals: Sequence[Natural], mode: _AceMode) -> list[tuple[int, Natural]]:
     """The naturals with their values in rank order (by suit within a rank)."""
     first, others = mode
-    valued: list[tuple[int, Card]] = []
+    valued: list[tuple[int, Natural]] = []
     aces = 0
-    for card in sorted(naturals, key=lambda card: card.suit.value):  # type: ignore[union-attr]
+    for card in sorted(naturals, key=lambda card: card.suit.value):
         if card.rank is Rank.ACE:
             valued.append((first if aces == 0 else others, card))
             aces += 1
         else:
-            valued.append((int(card.rank), card))  # type: ignore[arg-type]
-    valued.sort(key=lambda item: (item[0], item[1].suit.value))  # type: ignore[union-attr]
+            valued.append((int(card.rank), card))
+    valued.sort(key=lambda item: (item[0], item[1].suit.value))
     return valued
 
 
 def _filled(
-    ranked: Sequence[tuple[int, Card]], wilds: Sequence[Card]
+    ranked: Sequence[tuple[int, Natural]], wilds: Sequence[Card]
 ) -> tuple[list[Card], list[Card]]:
     """The naturals with wild cards into the gaps between them while they last, and the
     spare wild cards."""
@@ -86,7 +93,7 @@ def run_orders(cards: Sequence[Card], ruleset: Ruleset) -> list[tuple[Card, ...]
     all at the high end, then one by one moved to the low end.
     """
     wilds = sorted((card for card in cards if ruleset.is_wild(card)), key=wild_key)
-    naturals = [card for card in cards if not ruleset.is_wild(card)]
+    naturals = ruleset.naturals(cards)
     orders: list[tuple[Card, ...]] = []
     for mode in _ace_modes(ruleset, naturals):
         body, spare = _filled(_ranked(naturals, mode), wilds)
@@ -101,7 +108,7 @@ def _corner_orders(cards: Sequence[Card], ruleset: Ruleset) -> list[tuple[Card, 
     """The orders that take the naturals round the corner (``K A 2``): never legal, but when
     the cards follow each other only that way, the reading says so (``run_wraps_around``)."""
     wilds = sorted((card for card in cards if ruleset.is_wild(card)), key=wild_key)
-    ranked = _ranked([card for card in cards if not ruleset.is_wild(card)], (LOW_ACE, LOW_ACE))
+    ranked = _ranked(ruleset.naturals(cards), (LOW_ACE, LOW_ACE))
     orders = []
     for start in range(1, len(ranked)):
         turned = [*ranked[start:], *((value + 13, card) for value, card in ranked[:start])]

@@ -10,8 +10,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
+from typing import ClassVar, Self, final, overload
 
 from rules.errors import CardNotationError
+from rules.i18n import N_
 
 
 class Rank(enum.IntEnum):
@@ -46,7 +48,7 @@ class Rank(enum.IntEnum):
         try:
             return _RANK_BY_SYMBOL[text.strip().upper()]
         except (KeyError, AttributeError):
-            raise CardNotationError(f"not a rank: {text!r}") from None
+            raise CardNotationError(N_("not a rank: {text!r}"), text=text) from None
 
 
 class Suit(enum.StrEnum):
@@ -81,22 +83,28 @@ _SUIT_BY_SYMBOL = {suit.value: suit for suit in Suit} | {
 
 
 class Card:
-    """One card: a rank and a suit, or a joker (neither).
+    """One card: a :class:`Natural`, with a rank and a suit, or the :class:`Joker`, with
+    neither.
 
     A table only ever holds 53 distinct cards, so each exists once: ``Card(rank, suit)``
     answers the one card of that rank and suit, and two cards are equal when they are the
-    same object. Every check counts the cards of hands and melds, and cards compared by
-    identity make a contract check with its hand a third cheaper than cards compared by rank
-    and suit (measured with ``bench/contract_check.py``). Each card knows its own spelling.
+    same object. Every check counts the cards of hands and melds, so a card is a key that
+    compares by identity, never by its rank and suit. Each card knows its own spelling.
+
+    ``isinstance(card, Natural)`` tells a card with a rank and a suit: code that has set the
+    jokers aside holds naturals, whose ``rank`` and ``suit`` are never None.
 
     >>> Card.parse("10h")
     Card.parse('10H')
     >>> str(Card.parse("T♥"))
     '10H'
-    >>> Card.parse("jk").is_joker
-    True
+    >>> Card.parse("jk").is_joker, Card.parse("jk") is JOKER
+    (True, True)
     >>> Card(Rank.TEN, Suit.HEARTS) is Card.parse("10H")
     True
+    >>> card = Card.parse("QS")
+    >>> isinstance(card, Natural), card.rank, card.suit
+    (True, <Rank.QUEEN: 12>, <Suit.SPADES: 'S'>)
     """
 
     __slots__ = ("rank", "suit", "text")
@@ -104,22 +112,37 @@ class Card:
     suit: Suit | None
     #: The canonical spelling, as ``str()`` gives it: ``10H``, ``JK``.
     text: str
+    #: Whether this is the joker, the one card without a rank or a suit.
+    is_joker: ClassVar[bool]
 
+    @overload
+    def __new__(cls, rank: Rank, suit: Suit) -> Natural: ...
+    @overload
+    def __new__(cls, rank: None, suit: None) -> Joker: ...
+    @overload
+    def __new__(cls, rank: Rank | None, suit: Suit | None) -> Card: ...
     def __new__(cls, rank: Rank | None, suit: Suit | None) -> Card:
         try:
             return _CARDS[rank, suit]
         except KeyError:
             pass
         except TypeError:  # an unhashable rank or suit
-            raise CardNotationError(f"not a card: rank {rank!r}, suit {suit!r}") from None
+            raise CardNotationError(
+                N_("not a card: rank {rank!r}, suit {suit!r}"), rank=rank, suit=suit
+            ) from None
         if (rank is None) != (suit is None):
             raise CardNotationError(
-                f"a card needs both a rank and a suit, or neither: rank {rank!r}, suit {suit!r}"
+                N_("a card needs both a rank and a suit, or neither: rank {rank!r}, suit {suit!r}"),
+                rank=rank,
+                suit=suit,
             )
-        raise CardNotationError(f"not a card: rank {rank!r}, suit {suit!r}")
+        raise CardNotationError(
+            N_("not a card: rank {rank!r}, suit {suit!r}"), rank=rank, suit=suit
+        )
 
     @classmethod
-    def _make(cls, rank: Rank | None, suit: Suit | None) -> Card:
+    def _make(cls, rank: Rank | None, suit: Suit | None) -> Self:
+        """The one card of its kind, made once when the module is loaded."""
         card = object.__new__(cls)
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
@@ -142,17 +165,13 @@ class Card:
         """Read a card in the notation of docs/rules.md §2; raise :class:`CardNotationError`
         if it is not one."""
         if not isinstance(text, str):
-            raise CardNotationError(f"not a card: {text!r}")
+            raise CardNotationError(N_("not a card: {text!r}"), text=text)
         card = _SPELLINGS.get(text)
         return card if card is not None else _parse(text)
 
     @staticmethod
-    def joker() -> Card:
+    def joker() -> Joker:
         return JOKER
-
-    @property
-    def is_joker(self) -> bool:
-        return self.rank is None
 
     def __str__(self) -> str:
         return self.text
@@ -161,13 +180,38 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-#: The 53 cards, by rank and suit (``Rank`` and ``Suit`` hash and compare as their values, so
-#: ``Card(1, "S")`` is the ace of spades too).
+@final
+class Natural(Card):
+    """A card with a rank and a suit: every card but the joker.
+
+    Whether a natural is *wild* is the ruleset's to say (``ruleset.is_wild(card)``): where 2s
+    are wild, a 2 is still a natural card here, with its rank and suit, and the melds read it
+    as a wild card. The 52 of them are :data:`DECK`.
+    """
+
+    __slots__ = ()
+    rank: Rank
+    suit: Suit
+    is_joker: ClassVar[bool] = False
+
+
+@final
+class Joker(Card):
+    """The joker, :data:`JOKER`: no rank and no suit, and wild in every ruleset."""
+
+    __slots__ = ()
+    rank: None
+    suit: None
+    is_joker: ClassVar[bool] = True
+
+
+#: Every card, by rank and suit (``Rank`` and ``Suit`` hash and compare as their values, so
+#: ``Card(1, "S")`` is the ace of spades too), the joker by neither.
 _CARDS: dict[tuple[Rank | None, Suit | None], Card] = {
-    (rank, suit): Card._make(rank, suit) for rank in Rank for suit in Suit
+    (rank, suit): Natural._make(rank, suit) for rank in Rank for suit in Suit
 }
-_CARDS[None, None] = Card._make(None, None)
-JOKER = _CARDS[None, None]
+#: The joker: one card, however many of them a table shuffles in.
+JOKER = _CARDS[None, None] = Joker._make(None, None)
 
 
 def _spellings() -> dict[str, Card]:
@@ -199,10 +243,10 @@ def _every_case(word: str) -> list[str]:
 def _parse(text: str) -> Card:
     """A card written with spaces around it, or not a card at all."""
     if len(text) > 8:  # long text is refused before it is cleaned
-        raise CardNotationError(f"not a card: {text!r}")
+        raise CardNotationError(N_("not a card: {text!r}"), text=text)
     card = _SPELLINGS.get(text.strip())
     if card is None:
-        raise CardNotationError(f"not a card: {text!r}")
+        raise CardNotationError(N_("not a card: {text!r}"), text=text)
     return card
 
 
@@ -222,4 +266,4 @@ def format_cards(cards: Iterable[Card]) -> list[str]:
 
 
 #: Every distinct card of one deck, jokers aside, in rank then suit order.
-DECK: tuple[Card, ...] = tuple(card for card in _CARDS.values() if card is not JOKER)
+DECK = tuple(card for card in _CARDS.values() if isinstance(card, Natural))

@@ -31,7 +31,12 @@ _ANY_ORDER_READERS: Mapping[MeldType, _Reader] = {"set": read_set, "run": read_r
 
 def _require_order(order: Order) -> None:
     if order not in ORDERS:
-        raise MoveError(f"order must be one of {ORDERS}, not {order!r}", field="order")
+        raise MoveError(
+            N_("order must be one of {choices}, not {value!r}"),
+            field="order",
+            choices=ORDERS,
+            value=order,
+        )
 
 
 def _any_order_readers(order: Order) -> Mapping[MeldType, _Reader]:
@@ -141,8 +146,10 @@ def check_contract(
 def _already_down(contract_down: ContractDown) -> Violation:
     if contract_down not in CONTRACT_DOWN:
         raise MoveError(
-            f"contract_down must be one of {CONTRACT_DOWN}, not {contract_down!r}",
+            N_("contract_down must be one of {choices}, not {value!r}"),
             field="contract_down",
+            choices=CONTRACT_DOWN,
+            value=contract_down,
         )
     return Violation("contract_already_down", {"contract_down": contract_down})
 
@@ -317,8 +324,11 @@ def require_possible_hand(
     if beyond:
         count, limit = beyond[0].params["count"], beyond[0].params["limit"]
         raise MoveError(
-            f"the hand holds {count} of {beyond[0].card}, but only {limit} are in play",
+            N_("the hand holds {count} of {card}, but only {limit} are in play"),
             field=field,
+            count=count,
+            card=beyond[0].card,
+            limit=limit,
         )
 
 
@@ -389,8 +399,10 @@ class LayoffVerdict:
 def _timing(ruleset: Ruleset, spec: RoundSpec, contract_down: ContractDown) -> list[Violation]:
     if contract_down not in CONTRACT_DOWN:
         raise MoveError(
-            f"contract_down must be one of {CONTRACT_DOWN}, not {contract_down!r}",
+            N_("contract_down must be one of {choices}, not {value!r}"),
             field="contract_down",
+            choices=CONTRACT_DOWN,
+            value=contract_down,
         )
     if spec.whole_hand:
         return [Violation("whole_hand_round", {"round": spec.number})]
@@ -426,9 +438,9 @@ def check_layoff(
     """
     spec = ruleset.round(round_number)
     if not cards:
-        raise MoveError("a lay-off adds at least one card", field="cards")
+        raise MoveError(N_("a lay-off adds at least one card"), field="cards")
     if end not in (None, "low", "high"):
-        raise MoveError(f"end must be 'low' or 'high', not {end!r}", field="end")
+        raise MoveError(N_("end must be 'low' or 'high', not {end!r}"), field="end", end=end)
     violations = _timing(ruleset, spec, contract_down)
     if order == "table":
         table_meld = read_meld(meld, ruleset, meld_type)
@@ -437,7 +449,7 @@ def check_layoff(
         table_meld = read_meld_any(meld, ruleset, meld_type)
     if not table_meld.valid:
         violations.append(
-            Violation("table_meld_invalid", {"detail": table_meld.violations[0].message})
+            Violation("table_meld_invalid", {"detail": table_meld.violations[0].words})
         )
         return LayoffVerdict(False, table_meld, tuple(violations))
     if table_meld.type == "set":
@@ -484,8 +496,10 @@ def check_joker_swap(
     spec = ruleset.round(round_number)
     if contract_down not in CONTRACT_DOWN:
         raise MoveError(
-            f"contract_down must be one of {CONTRACT_DOWN}, not {contract_down!r}",
+            N_("contract_down must be one of {choices}, not {value!r}"),
             field="contract_down",
+            choices=CONTRACT_DOWN,
+            value=contract_down,
         )
     joker = _swapped_position(ruleset, meld, joker)
     obligation: Obligation = ruleset.freed_joker
@@ -497,7 +511,7 @@ def check_joker_swap(
         violations.append(Violation("whole_hand_round", {"round": spec.number}))
     if not table_meld.valid:
         violations.append(
-            Violation("table_meld_invalid", {"detail": table_meld.violations[0].message})
+            Violation("table_meld_invalid", {"detail": table_meld.violations[0].words})
         )
     wild = next((w for w in table_meld.wilds if w.index == joker), None)
     taken = meld[joker]
@@ -526,12 +540,19 @@ def _swapped_position(ruleset: Ruleset, meld: Sequence[Card], joker: int | None)
     if joker is None:
         if len(wild_at) > 1:
             raise MoveError(
-                f"the meld holds {len(wild_at)} wild cards (at {wild_at}); say which with 'joker'",
+                N_("the meld holds {count} wild cards (at {at}); say which with 'joker'"),
                 field="joker",
+                count=len(wild_at),
+                at=wild_at,
             )
         joker = wild_at[0] if wild_at else 0
     if not 0 <= joker < len(meld):
-        raise MoveError(f"the meld has positions 0 to {len(meld) - 1}, not {joker}", field="joker")
+        raise MoveError(
+            N_("the meld has positions 0 to {last}, not {joker}"),
+            field="joker",
+            last=len(meld) - 1,
+            joker=joker,
+        )
     return joker
 
 
@@ -619,16 +640,25 @@ def check_buy(
         *(("down", s) for s in down),
     ]:
         if seat is not None and not 0 <= seat < seats:
-            raise MoveError(f"seat {seat} is not at a table of {seats}", field=name)
+            raise MoveError(
+                N_("seat {seat} is not at a table of {seats}"), field=name, seat=seat, seats=seats
+            )
     for seat, used in buys_used.items():
         if used < 0:
-            raise MoveError(f"seat {seat} cannot have used {used} buys", field="buys_used")
+            raise MoveError(
+                N_("seat {seat} cannot have used {used} buys"),
+                field="buys_used",
+                seat=seat,
+                used=used,
+            )
     if on_turn in callers:
         raise MoveError(
-            f"seat {on_turn} is on turn: taking the discard is its draw, not a buy", field="callers"
+            N_("seat {seat} is on turn: taking the discard is its draw, not a buy"),
+            field="callers",
+            seat=on_turn,
         )
     if len(set(callers)) != len(callers):
-        raise MoveError("a seat calls at most once", field="callers")
+        raise MoveError(N_("a seat calls at most once"), field="callers")
     discarder = (on_turn - 1) % seats
     refused: list[Refusal] = []
     eligible: list[int] = []

@@ -1,12 +1,16 @@
 """The reader's language, as the engine sees it: a translations object the caller provides.
 
-The engine writes English and never chooses a language itself. Whoever serves a reader (the
-web layer) makes one :class:`Language` per language and family at start-up, from any object
-with the standard library's ``gettext`` interface (``gettext.GNUTranslations``, Babel's
-``Translations``), and makes it :func:`current` for the request with :func:`speaking`. Every
-text the engine writes — a violation's message, a contract's words — is then written in it;
-outside of that, English. Texts to translate are marked with :func:`N_` so that Babel finds
-them; the English text is the catalog's message id.
+The engine never chooses a language, and never writes in one by itself: what it says to a
+person — a violation, a contract, an error — is a :class:`Phrase`, a template of the catalogs
+and the facts that fill it in, and ``str()`` of it is English. Whoever serves a reader (the web
+layer) makes a :class:`Language` from any object with the standard library's ``gettext``
+interface (``gettext.GNUTranslations``, Babel's ``Translations``) and writes phrases in it with
+:meth:`Language.phrase`. Texts to translate are marked with :func:`N_` so that Babel finds them;
+the English text is the catalog's message id.
+
+>>> contract = Phrase.counted(Nn_("{count} run", "{count} runs"), {"count": 2})
+>>> str(contract), ENGLISH.phrase(contract)
+('2 runs', '2 runs')
 
 The engine's own words differ by family in some languages (the German Progressive sheet says
 *Satz* and *Vertrag* where the German Liverpool sheet says *Buch* and *Kontrakt*): a
@@ -16,10 +20,8 @@ context, then without one.
 
 from __future__ import annotations
 
-import contextlib
 import gettext
-from collections.abc import Callable, Hashable, Iterator, Mapping
-from contextvars import ContextVar
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -65,7 +67,7 @@ class Phrase:
         return Phrase(forms[0], params, plural=forms[1], count=count)
 
     def __str__(self) -> str:
-        return current().phrase(self)
+        return ENGLISH.phrase(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,38 +126,5 @@ class Language:
 #: English: every text as the engine writes it.
 ENGLISH = Language("en", gettext.NullTranslations())
 
-_CURRENT: ContextVar[Language] = ContextVar("rules_language", default=ENGLISH)
 
-
-def current() -> Language:
-    """The language texts are written in now (English unless :func:`speaking` says otherwise)."""
-    return _CURRENT.get()
-
-
-@contextlib.contextmanager
-def speaking(language: Language) -> Iterator[Language]:
-    """Write every text in ``language`` inside the block."""
-    token = _CURRENT.set(language)
-    try:
-        yield language
-    finally:
-        _CURRENT.reset(token)
-
-
-def use(language: Language) -> None:
-    """Write every text in ``language`` from now on (until the next :func:`use`): for a caller
-    that chooses the language at the start of each piece of work, like a web request."""
-    _CURRENT.set(language)
-
-
-__all__ = [
-    "ENGLISH",
-    "Language",
-    "N_",
-    "Nn_",
-    "Phrase",
-    "Translations",
-    "current",
-    "speaking",
-    "use",
-]
+__all__ = ["ENGLISH", "Language", "N_", "Nn_", "Phrase", "Translations"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 from rules.arrange import wild_key
-from rules.cards import Card, Rank
+from rules.cards import Card, Natural, Rank
 from rules.choices import End
 from rules.i18n import N_, Phrase
 from rules.melds import HIGH_ACE, LOW_ACE, Meld, rank_of, suit_name
@@ -57,7 +57,7 @@ def add_to_run(
         corner = [
             card
             for card in (*below.values(), *above.values())
-            if _turns_corner(card.rank, low, high, len(wilds))  # type: ignore[arg-type]
+            if _turns_corner(card.rank, low, high, len(wilds))
         ]
         if corner:
             return (*table_meld.cards, *cards), [_wraps(table_meld, corner[0], wilds)]
@@ -123,7 +123,7 @@ def _no_room(side: str, spare: int) -> str:
 
 def _place_naturals(
     ruleset: Ruleset, table_meld: Meld, cards: Sequence[Card]
-) -> tuple[dict[int, Card], dict[int, Card], list[Card], list[Violation]]:
+) -> tuple[dict[int, Natural], dict[int, Natural], list[Card], list[Violation]]:
     """The naturals laid off below and above a run, by value, the wild cards, and why a
     natural fits at neither end (another suit, no free place)."""
     assert table_meld.low is not None and table_meld.high is not None
@@ -131,21 +131,19 @@ def _place_naturals(
     lowest = LOW_ACE if ruleset.ace_low else 2
     highest = HIGH_ACE if ruleset.ace_high else 13
     violations: list[Violation] = []
-    below: dict[int, Card] = {}
-    above: dict[int, Card] = {}
+    below: dict[int, Natural] = {}
+    above: dict[int, Natural] = {}
     # In one fixed order, whatever order they came in: a lay-off's cards may come in any.
     wilds = sorted((card for card in cards if ruleset.is_wild(card)), key=wild_key)
-    for card in cards:
-        if ruleset.is_wild(card):
-            continue
+    for card in ruleset.naturals(cards):
         if card.suit is not suit:
             violations.append(
                 Violation("run_mixed_suits", {"suit": suit_name(suit)}, card=str(card))
             )
             continue
         taken = below.keys() | above.keys()
-        value = _place(card.rank, low, high, lowest, highest, taken)  # type: ignore[arg-type]
-        if value is None and _turns_corner(card.rank, low, high, len(wilds)):  # type: ignore[arg-type]
+        value = _place(card.rank, low, high, lowest, highest, taken)
+        if value is None and _turns_corner(card.rank, low, high, len(wilds)):
             violations.append(_wraps(table_meld, card, wilds))
         elif value is None:
             violations.append(

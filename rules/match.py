@@ -15,6 +15,7 @@ from functools import cache
 from rules.cards import Card
 from rules.checks import copies_beyond
 from rules.errors import MoveError
+from rules.i18n import N_
 from rules.ruleset import RoundSpec, Ruleset
 from rules.violations import Violation
 
@@ -33,7 +34,9 @@ def seating(ruleset: Ruleset, players: int, first_dealer: int, round_number: int
     """The deal passes left (clockwise) each round; the player left of the dealer starts."""
     spec = ruleset.round(round_number)
     if players < 1:
-        raise MoveError(f"a table has at least one player, not {players}", field="players")
+        raise MoveError(
+            N_("a table has at least one player, not {players}"), field="players", players=players
+        )
     dealer = (first_dealer + round_number - 1) % players
     cutter = (
         (dealer + 1) % players if ruleset.cutter == "left_of_dealer" else (dealer - 1) % players
@@ -85,7 +88,9 @@ def score_round(
     """Score a round's entries, or say every reason it cannot have happened."""
     spec = ruleset.round(round_number)
     if players < 1:
-        raise MoveError(f"a table has at least one player, not {players}", field="players")
+        raise MoveError(
+            N_("a table has at least one player, not {players}"), field="players", players=players
+        )
     problems: list[Violation] = []
     seats = Counter(entry.seat for entry in entries)
     for seat in range(players):

@@ -7,6 +7,14 @@ every check: the contract check reads each meld, a lay-off re-reads the meld it 
 swap reads where the joker sits.
 
 Ranks in a run are *values*: 1 for a low ace, 2..13 for 2..K, 14 for a high ace.
+
+>>> from rules import find_ruleset, parse_cards
+>>> run = read_meld(parse_cards(["7H", "JK", "9H", "10H"]), find_ruleset("liverpool"))
+>>> run.type, run.valid, run.wilds, (run.low, run.high)
+('run', True, (Wild(index=1, stands_for='8H'),), (7, 10))
+>>> jumbled = read_meld(parse_cards(["10H", "JK", "7H", "9H"]), find_ruleset("liverpool"))
+>>> jumbled.valid, [broken.code for broken in jumbled.violations]
+(False, ['run_not_consecutive'])
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from rules.cards import Card, Rank, Suit
+from rules.cards import Card, Natural, Rank, Suit
 from rules.i18n import N_, Nn_, Phrase
 from rules.ruleset import MeldType, Ruleset
 from rules.violations import Violation
@@ -122,10 +130,11 @@ def plausible_types(cards: Sequence[Card], ruleset: Ruleset) -> tuple[MeldType, 
     """
     ranks: list[Rank] = []
     suits: list[Suit] = []
+    wild_ranks = ruleset.wild_ranks
     for card in cards:
-        if card.rank is not None and card.rank not in ruleset.wild_ranks:
+        if isinstance(card, Natural) and card.rank not in wild_ranks:
             ranks.append(card.rank)
-            suits.append(card.suit)  # type: ignore[arg-type]
+            suits.append(card.suit)
     naturals = len(ranks)
     one_rank = not ranks or ranks.count(ranks[0]) == naturals
     one_suit = not suits or suits.count(suits[0]) == naturals
@@ -148,8 +157,7 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     wild_ranks = ruleset.wild_ranks
     for index, card in enumerate(cards):
         natural = card.rank
-        # ruleset.is_wild written out: asked of every card of every meld, the call made a
-        # contract check 4% dearer (callgrind on bench/contract_check.py's check).
+        # ruleset.is_wild written out, as the rank is wanted anyway: a set counts by rank.
         if natural is None or natural in wild_ranks:
             wild_at.append(index)
         else:
@@ -171,8 +179,8 @@ def read_set(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
         if reason is not None:
             violations.append(Violation("too_many_wilds", {"type": "set", "detail": reason}))
     stands_for = rank.symbol if rank is not None else "?"
-    # Positional, with lists: every check reads a meld or more, and keywords and generators
-    # cost a contract check 7% more (callgrind on bench/contract_check.py's check).
+    # Positional, with lists: every check reads a meld or more, so this is the engine's
+    # innermost step.
     return Meld(
         "set",
         tuple(cards),
@@ -255,12 +263,11 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     wild_at: list[int] = []
     wild_ranks = ruleset.wild_ranks
     for index, card in enumerate(cards):
-        rank = card.rank
-        if rank is None or rank in wild_ranks:
-            wild_at.append(index)
+        if isinstance(card, Natural) and card.rank not in wild_ranks:
+            naturals.append((index, card.rank))
+            suits.append(card.suit)
         else:
-            naturals.append((index, rank))
-            suits.append(card.suit)  # type: ignore[arg-type]
+            wild_at.append(index)
     suit = suits[0] if suits else None
     if suit is not None and suits.count(suit) != len(suits):
         suit = _majority(suits)

@@ -112,7 +112,9 @@ class Flag(FieldValue):
 
     def read(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise RulesetError(f"{self.name} must be true or false, not {value!r}")
+            raise RulesetError(
+                N_("{name} must be true or false, not {value!r}"), name=self.name, value=value
+            )
         return value
 
     def value_schema(self) -> dict[str, Any]:
@@ -136,7 +138,11 @@ class Number(FieldValue):
         """``value`` if it is a whole number from ``low`` to ``high`` (a bool is not one)."""
         if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= high:
             raise RulesetError(
-                f"{self.name} must be a whole number from {self.low} to {high}, not {value!r}"
+                N_("{name} must be a whole number from {low} to {high}, not {value!r}"),
+                name=self.name,
+                low=self.low,
+                high=high,
+                value=value,
             )
         return value
 
@@ -156,7 +162,10 @@ class Choice(FieldValue):
     def read(self, value: Any) -> str:
         if value not in self.choices:
             raise RulesetError(
-                f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+                N_("{name} must be one of {choices}, not {value!r}"),
+                name=self.name,
+                choices=", ".join(self.choices),
+                value=value,
             )
         return str(value)
 
@@ -174,7 +183,11 @@ class Ranks(FieldValue):
             or len(value) > len(Rank)
             or not all(isinstance(item, str) for item in value)
         ):
-            raise RulesetError(f"{self.name} must be a list of ranks like ['2'], not {value!r}")
+            raise RulesetError(
+                N_("{name} must be a list of ranks like ['2'], not {value!r}"),
+                name=self.name,
+                value=value,
+            )
         return frozenset(Rank.parse(item) for item in value)
 
     def value_of(self, ruleset: Ruleset) -> list[str]:
@@ -202,7 +215,9 @@ class Points(Parameter):
 
     def apply(self, ruleset: Ruleset, value: Any, changes: Changes) -> None:
         if not isinstance(value, Mapping) or len(value) > len(Rank) + 1:
-            raise RulesetError(f"points must map ranks (and 'JK') to points, not {value!r}")
+            raise RulesetError(
+                N_("points must map ranks (and 'JK') to points, not {value!r}"), value=value
+            )
         ranks = list(ruleset.rank_points)
         joker = ruleset.joker_points
         wild = ruleset.wild_rank_points
@@ -252,12 +267,12 @@ class Tables(FieldValue):
         from rules.ruleset import TableSize
 
         if not isinstance(value, list) or not 1 <= len(value) <= MAX_SEATS:
-            raise RulesetError("tables must be a list of {max_players, decks, jokers}")
+            raise RulesetError(N_("tables must be a list of {{max_players, decks, jokers}}"))
         names = {number.name for number in _TABLE_SIZE}
         tables = []
         for item in value:
             if not isinstance(item, Mapping) or set(item) != names:
-                raise RulesetError("each table needs exactly max_players, decks and jokers")
+                raise RulesetError(N_("each table needs exactly max_players, decks and jokers"))
             tables.append(
                 TableSize(
                     *(number.whole_number(item[number.name], number.high) for number in _TABLE_SIZE)
@@ -321,19 +336,29 @@ class Rounds(Parameter):
         from rules.ruleset import Contract, RoundSpec
 
         if not isinstance(value, list) or not 1 <= len(value) <= MOST_ROUNDS:
-            raise RulesetError(f"rounds must be a list of 1 to {MOST_ROUNDS} rounds")
+            raise RulesetError(N_("rounds must be a list of 1 to {most} rounds"), most=MOST_ROUNDS)
         allowed = {"contract", _ROUND_HAND_SIZE.name, *(flag.name for flag in _ROUND_FLAGS)}
         whole_hand, discard_to_go_out, exact_minimum = _ROUND_FLAGS
         rounds: list[RoundSpec] = []
         for number, item in enumerate(value, start=1):
             if not isinstance(item, Mapping) or not {"contract", "hand_size"} <= set(item):
-                raise RulesetError(f"round {number} needs a contract and a hand_size")
+                raise RulesetError(
+                    N_("round {number} needs a contract and a hand_size"), number=number
+                )
             unknown = set(item) - allowed
             if unknown:
-                raise RulesetError(f"round {number}: unknown field(s) {sorted(unknown)}")
+                raise RulesetError(
+                    N_("round {number}: unknown field(s) {fields}"),
+                    number=number,
+                    fields=sorted(unknown),
+                )
             text = item["contract"]
             if isinstance(text, str) and len(text) > LONGEST_CONTRACT:
-                raise RulesetError(f"round {number}: a contract is at most {LONGEST_CONTRACT}")
+                raise RulesetError(
+                    N_("round {number}: a contract is at most {most}"),
+                    number=number,
+                    most=LONGEST_CONTRACT,
+                )
             contract = Contract.parse(text, set_min=ruleset.set_min, run_min=ruleset.run_min)
             whole = whole_hand.read(item.get("whole_hand", False))
             rounds.append(
@@ -400,7 +425,8 @@ def _the_one(values: set[Value]) -> Value | None:
 
 def _rounds_so_far(ruleset: Ruleset, changes: Changes) -> tuple[RoundSpec, ...]:
     """The rounds as the options read so far leave them (``rounds`` may come first)."""
-    return changes.get("rounds", ruleset.rounds)  # type: ignore[no-any-return]
+    rounds: tuple[RoundSpec, ...] = changes.get("rounds", ruleset.rounds)
+    return rounds
 
 
 @dataclass(frozen=True, kw_only=True)

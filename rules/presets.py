@@ -305,8 +305,10 @@ def find_ruleset(ruleset_id: str) -> Ruleset:
         return PRESETS[ruleset_id]
     except (KeyError, TypeError):
         raise RulesetError(
-            f"unknown ruleset {ruleset_id!r}; the presets are: {', '.join(PRESETS)}",
+            N_("unknown ruleset {input!r}; the presets are: {presets}"),
             field="ruleset",
+            input=ruleset_id,
+            presets=", ".join(PRESETS),
         ) from None
 
 
@@ -320,22 +322,23 @@ def resolve_ruleset(spec: str | Mapping[str, Any] | Ruleset) -> Ruleset:
         unknown = set(spec) - {"base", "options"}
         if unknown or "base" not in spec:
             raise RulesetError(
-                'a house ruleset is {"base": preset id, "options": {...}}', field="ruleset"
+                N_('a house ruleset is {{"base": preset id, "options": {{...}}}}'), field="ruleset"
             )
         base = find_ruleset(spec["base"])
         options = spec.get("options", {})
         if not isinstance(options, Mapping):
             raise RulesetError(
-                f"options must be an object of parameter values, not {options!r}",
+                N_("options must be an object of parameter values, not {options!r}"),
                 field="ruleset.options",
+                options=options,
             )
         if not options:
             return base
         try:
             return base.with_options(options)
         except RulesetError as error:
-            raise RulesetError(str(error), field=f"ruleset.{error.field or 'options'}") from None
-    raise RulesetError(f"not a ruleset: {spec!r}", field="ruleset")
+            raise RulesetError.about(f"ruleset.{error.field or 'options'}", error) from None
+    raise RulesetError(N_("not a ruleset: {spec!r}"), field="ruleset", spec=spec)
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from rules.cards import JOKER, Card, Rank, Suit
+from rules.cards import JOKER, Card, Natural, Rank, Suit
 from rules.choices import (
     FIRST_DEALERS,
     LAYOFF_TIMINGS,
@@ -37,7 +37,7 @@ from rules.choices import (
 )
 from rules.choices import Obligation as FreedJoker
 from rules.errors import RoundError, RulesError, RulesetError
-from rules.i18n import ENGLISH, N_, Nn_, Phrase, current
+from rules.i18n import ENGLISH, N_, Nn_, Phrase
 from rules.parameters import (
     MOST_CARDS_DEALT,
     MOST_ROUNDS,
@@ -104,19 +104,22 @@ class Contract:
     def parse(text: str, *, set_min: int = 3, run_min: int = 4) -> Contract:
         """Read "2 sets", "1 set + 1 run", "2 runs of 5"; minima default to the ruleset's."""
         if not isinstance(text, str) or not text.strip():
-            raise RulesetError(f"not a contract: {text!r}")
+            raise RulesetError(N_("not a contract: {text!r}"), text=text)
         melds: list[MeldSpec] = []
         for part in text.split("+"):
             match = _CONTRACT_PART.match(part)
             if match is None:
                 raise RulesetError(
-                    f"not a contract: {text!r} (write it like '1 set + 2 runs' or '1 run of 7')"
+                    N_("not a contract: {text!r} (write it like '1 set + 2 runs' or '1 run of 7')"),
+                    text=text,
                 )
             count, word, size = int(match[1]), match[2].lower(), match[3]
             meld_type: MeldType = "set" if word.startswith(("set", "book")) else "run"
             minimum = int(size) if size else (set_min if meld_type == "set" else run_min)
             if not 1 <= count <= 6 or not 1 <= minimum <= 13:
-                raise RulesetError(f"not a contract: {text!r} (counts 1-6, sizes 1-13)")
+                raise RulesetError(
+                    N_("not a contract: {text!r} (counts 1-6, sizes 1-13)"), text=text
+                )
             melds.extend([MeldSpec(meld_type, minimum)] * count)
         melds.sort(key=lambda spec: (spec.type != "set", -spec.min))
         return Contract(tuple(melds))
@@ -153,13 +156,9 @@ class Contract:
         return str(ENGLISH.phrase(self.words))
 
     @property
-    def label(self) -> str:
-        """:attr:`words` as text in the reader's language, made once per language."""
-        return current().remember(("contract", self), lambda: str(self.words))
-
-    @property
     def words(self) -> Phrase:
-        """The contract in words, written in the reader's language ("ein Buch und eine Sequenz").
+        """The contract in words, to be written in a reader's language ("ein Buch und eine
+        Sequenz").
 
         Each kind and size of meld is one part with its count ("2 runs of 5"); the parts are
         joined by "+" in English and by the words each language uses for a list.
@@ -529,13 +528,28 @@ class Ruleset:
     def is_wild(self, card: Card) -> bool:
         return card.rank is None or card.rank in self.wild_ranks
 
+    def naturals(self, cards: Iterable[Card]) -> list[Natural]:
+        """The cards of ``cards`` that are not wild under these rules, in order: the naturals
+        of a meld (a joker is always wild).
+
+        >>> from rules import find_ruleset, parse_cards
+        >>> find_ruleset("may-i").naturals(parse_cards(["2H", "JK", "7H"]))  # twos are wild
+        [Card.parse('7H')]
+        """
+        wild_ranks = self.wild_ranks
+        return [card for card in cards if isinstance(card, Natural) and card.rank not in wild_ranks]
+
     def round(self, number: int) -> RoundSpec:
         """The round with this number; raise :class:`RoundError` if the ruleset has none."""
         if isinstance(number, int) and not isinstance(number, bool):
             if 1 <= number <= len(self.rounds):
                 return self.rounds[number - 1]
         raise RoundError(
-            f"{self.id!r} has rounds 1 to {len(self.rounds)}, not {number!r}", field="round"
+            N_("{ruleset!r} has rounds 1 to {count}, not {number!r}"),
+            field="round",
+            ruleset=self.id,
+            count=len(self.rounds),
+            number=number,
         )
 
     @property
@@ -556,9 +570,12 @@ class Ruleset:
             return self.largest_table
         if not self.min_players <= players <= self.max_players:
             raise RulesetError(
-                f"{self.id!r} is for {self.min_players} to {self.max_players} players,"
-                f" not {players!r}",
+                N_("{ruleset!r} is for {low} to {high} players, not {players!r}"),
                 field="players",
+                ruleset=self.id,
+                low=self.min_players,
+                high=self.max_players,
+                players=players,
             )
         for size in self.tables:
             if players <= size.max_players:
@@ -573,8 +590,13 @@ class Ruleset:
         if not fewest <= jokers <= most:
             where = f"a table of {players}" if players is not None else "its tables"
             raise RulesetError(
-                f"{self.id!r} plays with {fewest} to {most} jokers at {where}, not {jokers!r}",
+                N_("{ruleset!r} plays with {fewest} to {most} jokers at {where}, not {jokers!r}"),
                 field="jokers",
+                ruleset=self.id,
+                fewest=fewest,
+                most=most,
+                where=where,
+                jokers=jokers,
             )
         return dataclasses.replace(table, jokers=jokers)
 
@@ -612,19 +634,21 @@ class Ruleset:
     def with_options(self, options: Mapping[str, Any]) -> Ruleset:
         """This ruleset with some parameters replaced; unknown or inconsistent options raise."""
         if not isinstance(options, Mapping):
-            raise RulesetError("options must be an object of parameter values", field="options")
+            raise RulesetError(N_("options must be an object of parameter values"), field="options")
         changes: dict[str, Any] = {}
         for name, value in options.items():
             parameter = PARAMETERS.get(name)
             if parameter is None:
                 raise RulesetError(
-                    f"unknown option {name!r}; the options are: {', '.join(sorted(PARAMETERS))}",
+                    N_("unknown option {name!r}; the options are: {options}"),
                     field=f"options.{name}",
+                    name=name,
+                    options=", ".join(sorted(PARAMETERS)),
                 )
             try:
                 parameter.apply(self, value, changes)
             except RulesError as error:  # a bad rank inside an option is the option's fault
-                raise RulesetError(str(error), field=f"options.{name}") from None
+                raise RulesetError.about(f"options.{name}", error) from None
         changed = dataclasses.replace(
             self,
             id=self.id,
@@ -684,8 +708,9 @@ class Ruleset:
         if problems:
             name, reason = problems[0]
             raise RulesetError(
-                "inconsistent ruleset: " + "; ".join(reason for _, reason in problems),
+                N_("inconsistent ruleset: {reasons}"),
                 field=f"options.{name}",
+                reasons="; ".join(reason for _, reason in problems),
             )
 
     # --- describing -------------------------------------------------------------------------
@@ -709,7 +734,7 @@ class Ruleset:
                 fields.update(entry.read(entry.missing if value is None else value))
             return Ruleset(**fields)
         except (KeyError, TypeError, ValueError) as error:
-            raise RulesetError(f"not a stored ruleset: {error!r}") from None
+            raise RulesetError(N_("not a stored ruleset: {error!r}"), error=error) from None
 
     def points_table(self) -> dict[str, int]:
         table = {rank.symbol: self.rank_points[rank - 1] for rank in Rank}

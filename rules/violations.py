@@ -3,8 +3,8 @@
 A check never builds a sentence itself. It records a :class:`Violation` — the code and the facts
 (the card, the meld, the limit) — and :data:`MESSAGES` turns those into words. The tables that
 play these games speak German, Dutch, Italian and Norwegian: each English template is a message
-id of the catalogs, written in the reader's language (:mod:`rules.i18n`) when the message is
-read, so no check knows the language. A number that chooses a word's form chooses it through
+id of the catalogs, and :attr:`Violation.words` is the template with its facts, which whoever
+serves a reader writes in the reader's language (:mod:`rules.i18n`); no check knows it. A number that chooses a word's form chooses it through
 the catalog's plural rule (:data:`PLURALS`), never by adding an "s".
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from rules.i18n import N_, Language, Nn_, Phrase, current
+from rules.i18n import N_, Language, Nn_, Phrase
 
 #: English message templates, by violation code. The placeholders are the violation's params;
 #: the English text is the catalog's message id (rules.i18n), so each is marked with N_.
@@ -198,7 +198,12 @@ def times(count: int) -> Phrase:
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One broken rule: a stable ``code``, the facts behind it, and where it happened."""
+    """One broken rule: a stable ``code``, the facts behind it, and where it happened.
+
+    >>> broken = Violation("set_too_short", {"min": 3, "length": 2})
+    >>> broken.message
+    'a set needs at least 3 cards; this one has 2'
+    """
 
     code: str
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -208,33 +213,30 @@ class Violation:
     card: str | None = None
 
     @property
+    def words(self) -> Phrase:
+        """What the violation says, to be written in a reader's language."""
+        values: dict[str, Any] = {"card": self.card, **self.params}
+        for name in TIMES.get(self.code, ()):
+            values[name] = times(self.params[name])
+        singular, plural, count = MESSAGES[self.code], None, "count"
+        if self.code in PLURALS:
+            (singular, plural), count = PLURALS[self.code]
+        if "type" in self.params:
+            singular, plural = BY_MELD_TYPE.get(
+                (self.code, self.params["type"]), (singular, plural)
+            )
+        return Phrase(singular, values, plural=plural, count=count)
+
+    @property
     def message(self) -> str:
-        return render(self.code, self.params, self.card)
+        """The message in English (:attr:`words`, for another language)."""
+        return str(self.words)
 
     def at(self, meld: int | None) -> Violation:
         """The same violation, attributed to meld ``meld`` of a contract."""
         return Violation(self.code, self.params, meld, self.card)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "meld": self.meld, "card": self.card}
 
-
-def render(
-    code: str,
-    params: Mapping[str, Any],
-    card: str | None = None,
-    language: Language | None = None,
-) -> str:
-    """The message for ``code`` in ``language`` (the current one unless another is given)."""
-    language = language or current()
-    values = {"card": card, **params}
-    for name in TIMES.get(code, ()):
-        values[name] = times(params[name])
-    singular, plural, count = MESSAGES[code], None, None
-    if code in PLURALS:
-        (singular, plural), count = PLURALS[code]
-    if "type" in params:
-        singular, plural = BY_MELD_TYPE.get((code, params["type"]), (singular, plural))
-    if plural is None or count is None:
-        return language.fill(language.text(singular), values)
-    return language.fill(language.plural(singular, plural, int(params[count])), values)
+def render(violation: Violation, language: Language) -> str:
+    """The message of ``violation`` in ``language``."""
+    return language.phrase(violation.words)

@@ -8,16 +8,16 @@ returned). When it cannot, it gives every single card that would make it layable
 and the nearest partial arrangement (``closest``).
 
 The search is exact, and over shapes rather than card subsets: a set is one rank (suits do not
-matter to it), a run one suit over a window of values. It goes in phases, a module each:
+matter to it), a run one suit over a window of values. It goes in phases, the first three
+those of :class:`~rules.analysis.search.Search`:
 
-1. :mod:`~rules.analysis.windows`: windows for the runs, each with the hand's naturals wherever
-   it holds them and a wild card (or, for ``closest`` and ``needs``, a card not held) in every
-   gap; :mod:`~rules.analysis.search` chooses one per contract run.
-2. :mod:`~rules.analysis.contested`: who gets a card that two windows both cover but the hand
-   holds too few copies of.
-3. :mod:`~rules.analysis.set_ranks`: the ranks of the sets, and which run naturals of those
-   ranks go to a set instead (the run then takes a wild card there). The sets take every
-   natural of their rank (an exact-minimum set, up to its size); only counts matter.
+1. Windows for the runs (:mod:`~rules.analysis.windows`), each with the hand's naturals
+   wherever it holds them and a wild card (or, for ``closest`` and ``needs``, a card not held)
+   in every gap; the search chooses one per contract run.
+2. Who gets a card that two windows both cover but the hand holds too few copies of.
+3. The ranks of the sets, and which run naturals of those ranks go to a set instead (the run
+   then takes a wild card there). The sets take every natural of their rank (an
+   exact-minimum set, up to its size); only counts matter.
 4. Wild cards, by the question: for the best arrangement (:mod:`~rules.analysis.placement`),
    spare ones added to sets or swapped into a meld for a cheaper natural that goes back to the
    hand, and, where a card must be kept to discard, the cheapest way to keep one.

@@ -21,8 +21,7 @@ from rules.checks import penalty
 from .bitmasks import CARDS, RANK_CARDS, every_position, positions
 from .hand import Hand, Key
 from .results import Closest, PartialMeld
-from .search import PartialSearch, rest_bounds
-from .set_ranks import SetGroup, every_sharing, take_naturals
+from .search import PartialSearch, SetGroup, every_sharing, rest_bounds, take_naturals
 from .windows import Run, RunOrder
 
 #: A meld's gaps, and how many of them wild cards may fill.

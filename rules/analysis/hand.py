@@ -27,12 +27,9 @@ class Hand:
         self.size = len(self.cards)
         self.decks = decks
         counts = [0] * CARD_COUNT
-        wild_cards: list[Card] = []
-        for card in cards:
-            if ruleset.is_wild(card):
-                wild_cards.append(card)
-            else:
-                counts[INDEX[card]] += 1
+        for card in ruleset.naturals(cards):
+            counts[INDEX[card]] += 1
+        wild_cards = [card for card in cards if ruleset.is_wild(card)]
         #: Copies held of each natural card, by index.
         self.counts = counts
         # The most expensive wild cards are laid first: wild cards are interchangeable in a

@@ -20,8 +20,7 @@ from rules.ruleset import Ruleset
 from .bitmasks import CARDS, positions
 from .hand import Hand, Key
 from .placement import NOTHING_SPARE, Placement, place_spare_wilds
-from .search import Search
-from .set_ranks import SetGroup, share_naturals, share_wilds, take_naturals
+from .search import Search, SetGroup, share_naturals, share_wilds, take_naturals
 from .windows import Run
 
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.cards import DECK, JOKER, Card
+from rules.cards import DECK, JOKER, Card, Natural
 from rules.checks import count_cards
 
 from .bitmasks import CARDS, RANK_CARDS, SUITS, every_position, positions
 from .hand import Hand
-from .search import PartialSearch, Suspects
-from .set_ranks import SetGroup, SetPlan, releasable_naturals
+from .search import PartialSearch, SetGroup, SetPlan, Suspects, releasable_naturals
 from .windows import Run, RunOrder
 
 #: Found among the needs: "any wild card" (natural cards are found by their index).
@@ -363,20 +362,19 @@ def needed_cards(hand: Hand) -> tuple[str, ...]:
     search = NeedsSearch(hand)
     search.run()
     found = sorted(
-        (card for card in search.found if card != A_WILD_CARD),
-        key=lambda card: DECK_PLACE[CARDS[card]],
+        (CARDS[card] for card in search.found if card != A_WILD_CARD),
+        key=DECK_PLACE.__getitem__,
     )
-    names = [str(CARDS[card]) for card in found]
     if A_WILD_CARD in search.found:
-        names = _with_wild_cards(hand, names)
-    return tuple(names)
+        return tuple(_with_wild_cards(hand, found))
+    return tuple(str(card) for card in found)
 
 
-def _with_wild_cards(hand: Hand, names: list[str]) -> list[str]:
+def _with_wild_cards(hand: Hand, found: list[Natural]) -> list[str]:
     """A wild card would do: every wild card the hand could still get."""
     ruleset = hand.rules.ruleset
     held = count_cards(hand.cards)
-    cards = [Card.parse(name) for name in names]
+    cards = list(found)
     for rank in sorted(ruleset.wild_ranks):
         for suit in SUITS:
             card = Card(rank, suit)

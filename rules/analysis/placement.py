@@ -17,7 +17,7 @@ from rules.melds import rank_of
 
 from .bitmasks import positions
 from .hand import Hand
-from .set_ranks import SetGroup
+from .search import SetGroup
 from .windows import Run
 
 

@@ -1,26 +1,42 @@
-"""The depth-first search the three questions share, and its first phase: choosing windows.
+"""The depth-first search the three questions share: windows, contested copies, set ranks.
 
-:class:`Search` chooses one window for each contract run (phase 1, here), shares out the copies
-of a card that two windows both want (phase 2, :mod:`~rules.analysis.contested`), chooses the
-sets' ranks and the run naturals given up to them (phase 3, :mod:`~rules.analysis.set_ranks`),
-and hands each resulting arrangement of naturals to its question's :meth:`Search.leaf`, which
-places the wild cards (phase 4). The questions are its subclasses — the best arrangement
-(:mod:`~rules.analysis.laying`), the closest partial one (:mod:`~rules.analysis.closest`), the
-cards that would complete one (:mod:`~rules.analysis.needs`) — and differ in what an
-arrangement may lack, how one is judged better, and which bound prunes a branch.
+:class:`Search` goes in phases, each a level of its depth-first search:
+
+1. A window for each contract run (:mod:`~rules.analysis.windows` lists them).
+2. Who gets a card that two chosen windows both cover but the hand holds too few copies of:
+   every way of sharing those copies is tried, and the window that goes without one takes a
+   wild card (or, where the question allows it, a card not held) there instead. Which window
+   gets a copy changes neither what the sets have to work with nor how many cards are laid,
+   so the sets' choices are worked out once for the windows and tried for each sharing.
+3. The ranks of the sets, and which run naturals of those ranks go to a set instead (the run
+   then takes a wild card, or lacks the card, there). A set is one rank, and suits do not
+   matter to it: only how many naturals of its rank it takes. The contract sets laid on one
+   rank are handled together as a :class:`SetGroup`; they take every natural of their rank the
+   runs leave (an exact-minimum set, up to its size), so the choices left are the ranks and
+   the run naturals given up.
+
+Each arrangement of naturals the phases reach goes to its question's :meth:`Search.leaf`,
+which places the wild cards (phase 4). The questions are its subclasses — the best
+arrangement (:mod:`~rules.analysis.laying`), the closest partial one
+(:mod:`~rules.analysis.closest`), the cards that would complete one
+(:mod:`~rules.analysis.needs`) — and differ in what an arrangement may lack, how one is judged
+better, and which bound prunes a branch. The module ends with how a group's naturals and wild
+cards are shared among its sets once an arrangement is chosen.
 """
 
 from __future__ import annotations
 
+import itertools
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .bitmasks import CARD_COUNT, RANK_OF, every_position, positions
-from .contested import share_contested_copies
+from rules.cards import Card
+
+from .bitmasks import CARD_COUNT, CARDS, RANK_CARDS, RANK_OF, every_position, positions
 from .hand import Hand, Key
-from .set_ranks import SetGroup, SetPlan
+from .round_rules import RoundRules
 from .windows import Run, RunOrder
 
 
@@ -35,6 +51,36 @@ class Suspects:
     runs_known: bool
     #: By rank, the run naturals that could go to a set (a gap in the run if they do).
     released: list[list[int]]
+
+
+@dataclass(slots=True)
+class SetGroup:
+    """The contract sets laid on one rank, handled together: only counts matter to them."""
+
+    rank: int
+    #: Each set's size (at least), largest first.
+    sizes: tuple[int, ...]
+    #: The sizes' sum.
+    total: int
+    #: Fewest naturals the sets need together.
+    least_naturals: int
+    #: What a natural of the rank costs.
+    points: int
+
+
+@dataclass(slots=True)
+class SetPlan:
+    """A choice of rank for each contract set, with what it adds to the search's bounds."""
+
+    ranks: tuple[int, ...]
+    #: Gaps the sets leave beside the runs' naturals.
+    gaps: int
+    #: Cards not held the sets lack however many wild cards there are.
+    lacking: int
+    #: Sets short of some.
+    broken: int
+    #: The least penalty the whole arrangement could leave.
+    left: int
 
 
 def rest_bounds(hand: Hand, least: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -228,7 +274,7 @@ class Search(ABC):
             return
         rules = self.rules
         if run_number == len(self.options):
-            share_contested_copies(self, chosen)
+            self._share_contested_copies(chosen)
             return
         rest_gaps, rest_lacking = self.rest[run_number + 1]
         limit = self.budget + self.hand.wilds - rest_gaps
@@ -334,6 +380,230 @@ class Search(ABC):
         }
         return len(ranks) <= len(self.rules.set_sizes)
 
+    # -- phase 2: the copies two windows contest --
+
+    def _share_contested_copies(self, runs: list[Run]) -> None:
+        """Every sharing of the copies these windows contest, each then on to the sets."""
+        self.done = set()
+        counts = self.hand.counts
+        #: Each held card the windows cover, with the (run, position) of every window wanting it.
+        cover: dict[int, list[tuple[int, int]]] = {}
+        for number, run in enumerate(runs):
+            for position in positions(run.held):
+                cover.setdefault(run.cards[position], []).append((number, position))
+        contested = [
+            (card, entries) for card, entries in cover.items() if counts[card] < len(entries)
+        ]
+        held = [run.held for run in runs]
+        by_rank = list(self.hand.rank_counts)
+        in_runs = [0] * 14
+        run_points = 0
+        card_points = self.rules.card_points
+        for card, entries in cover.items():
+            # Each card is laid min(copies, windows) times, whichever windows get the copies.
+            laid = min(counts[card], len(entries))
+            by_rank[RANK_OF[card]] -= laid
+            in_runs[RANK_OF[card]] += laid
+            run_points += card_points[card] * laid
+        self.in_runs = in_runs
+        #: Each run's positions that may lose their natural to another window.
+        loose = [0] * len(runs)
+        for _, entries in contested:
+            for number, position in entries:
+                loose[number] |= 1 << position
+        if self.windows_hopeless(runs, held, loose, by_rank, in_runs):
+            return
+        plans = self._plan_set_ranks(runs, held, by_rank, in_runs, run_points)
+        if plans is not None and not plans:
+            return
+        if not contested:
+            if self.runs_legal(runs, held):
+                self._try_set_ranks(runs, held, by_rank, plans)
+            return
+        if plans and self.sharings_hopeless(runs, held, loose, by_rank, plans):
+            return
+        choices = [
+            list(itertools.combinations(entries, counts[card])) for card, entries in contested
+        ]
+        for sharing in itertools.product(*choices):
+            naturals = list(held)
+            for (_, entries), keep in zip(contested, sharing, strict=True):
+                for number, position in entries:
+                    if (number, position) not in keep:
+                        naturals[number] &= ~(1 << position)
+            if self.runs_legal(runs, naturals):
+                self._try_set_ranks(runs, naturals, by_rank, plans)
+            if self.stop:
+                return
+
+    # -- phase 3: the sets' ranks, and the run naturals given up to them --
+
+    def _plan_set_ranks(
+        self,
+        runs: list[Run],
+        naturals: list[int],
+        by_rank: list[int],
+        in_runs: list[int],
+        run_points: int,
+    ) -> list[SetPlan] | None:
+        """Every choice of the sets' ranks that could still matter for these windows.
+
+        ``by_rank`` is the naturals of each rank the runs leave, ``in_runs`` those they lay. None
+        when the contract has no sets.
+        """
+        if not self.rules.set_sizes:
+            return None
+        eligible = self.eligible_set_ranks(by_rank, in_runs)
+        if not eligible:
+            return []
+        # Runs at their best: every copy they cover, as few cards not held as may be. (Their gaps
+        # are counted against every copy they cover, not only the held ones.)
+        _, run_lacking, run_broken = self.run_shortfall(runs, naturals)
+        planner = _Planner(
+            self,
+            eligible,
+            by_rank,
+            in_runs,
+            run_gaps=sum(run.length for run in runs) - sum(in_runs),
+            run_lacking=run_lacking,
+            run_broken=run_broken,
+            laid=run_points + self.hand.wild_points[-1],
+        )
+        planner.assign(0, 0, 0, 0)
+        return planner.plans
+
+    def _try_set_ranks(
+        self,
+        runs: list[Run],
+        naturals: list[int],
+        by_rank: list[int],
+        plans: list[SetPlan] | None,
+    ) -> None:
+        """One sharing of contested copies: each planned choice of set ranks, then releases."""
+        if plans is None:
+            self.leaf(runs, naturals, [], by_rank)
+            return
+        run_gaps, run_lacking, run_broken = self.run_shortfall(runs, naturals)
+        releasable = releasable_naturals(runs, naturals)
+        suspects = self.suspects(runs, naturals, releasable)
+        for plan in plans:
+            if self.stop:
+                return
+            if plan.ranks in self.done:
+                continue
+            missing = max(run_lacking + plan.lacking, run_gaps + plan.gaps - self.hand.wilds)
+            if missing > self.budget:
+                continue
+            if self.plan_hopeless(plan, missing, run_broken, run_gaps, by_rank, suspects):
+                continue
+            self.settled = False
+            self._give_up_naturals(runs, naturals, plan.ranks, by_rank, releasable)
+            if self.settled:
+                self.done.add(plan.ranks)
+
+    def _give_up_naturals(
+        self,
+        runs: list[Run],
+        naturals: list[int],
+        ranks: tuple[int, ...],
+        by_rank: list[int],
+        releasable: list[list[tuple[int, int]]],
+    ) -> None:
+        """Each choice of run naturals given up to the sets of ``ranks``, then to the leaf."""
+        groups = set_groups(self.rules, ranks)
+        # For each group: the run naturals it could take, and how many at most.
+        offers: list[tuple[list[tuple[int, int]], int]] = []
+        for group in groups:
+            entries = releasable[group.rank]
+            most = self.most_given_up(group, len(entries), by_rank)
+            if entries and most > 0:
+                offers.append((entries, min(most, len(entries))))
+        if not offers:
+            self.leaf(runs, naturals, groups, by_rank)
+            return
+        choices = [
+            [chosen for size in range(most + 1) for chosen in itertools.combinations(entries, size)]
+            for entries, most in offers
+        ]
+        for given_up in itertools.product(*choices):
+            new_naturals = list(naturals)
+            new_by_rank = list(by_rank)
+            for chosen in given_up:
+                for number, position in chosen:
+                    new_naturals[number] &= ~(1 << position)
+                    new_by_rank[RANK_OF[runs[number].cards[position]]] += 1
+            self.leaf(runs, new_naturals, groups, new_by_rank)
+            if self.stop or self.settled:
+                return
+
+
+class _Planner:
+    """The choices of :meth:`Search._plan_set_ranks`, one set at a time."""
+
+    def __init__(
+        self,
+        search: Search,
+        eligible: list[int],
+        by_rank: list[int],
+        in_runs: list[int],
+        run_gaps: int,
+        run_lacking: int,
+        run_broken: int,
+        laid: int,
+    ) -> None:
+        self.search = search
+        self.rules = search.rules
+        self.eligible = eligible
+        self.by_rank = by_rank
+        self.in_runs = in_runs
+        self.run_gaps = run_gaps
+        self.run_lacking = run_lacking
+        self.run_broken = run_broken
+        self.laid = laid
+        self.ranks: list[int] = []
+        self.plans: list[SetPlan] = []
+
+    def assign(self, number: int, gaps: int, lacking: int, broken: int) -> None:
+        """Choose the rank of set ``number``, those before it chosen (``self.ranks``)."""
+        search = self.search
+        sizes = self.rules.set_sizes
+        if number == len(sizes):
+            self._finish(gaps, lacking, broken)
+            return
+        start = 0
+        if number and sizes[number] == sizes[number - 1]:
+            # Sets of one size are interchangeable: ranks from the one before's on.
+            start = self.eligible.index(self.ranks[-1])
+        size = sizes[number]
+        wilds = search.hand.wilds
+        rules = self.rules
+        for rank in self.eligible[start:]:
+            # Short of naturals: at best the runs give up every one of the rank.
+            set_lacking = rules.set_lacking(size, self.by_rank[rank] + self.in_runs[rank])
+            new_lacking = lacking + set_lacking
+            new_broken = broken + (set_lacking > 0)
+            # Gaps: a natural a run gives up leaves a gap in the run instead, so the total is
+            # what the sets lack beside the runs' naturals.
+            new_gaps = gaps + max(0, size - self.by_rank[rank])
+            missing = max(self.run_lacking + new_lacking, self.run_gaps + new_gaps - wilds)
+            if missing > search.budget:
+                continue
+            self.ranks.append(rank)
+            self.assign(number + 1, new_gaps, new_lacking, new_broken)
+            self.ranks.pop()
+
+    def _finish(self, gaps: int, lacking: int, broken: int) -> None:
+        search = self.search
+        rules = self.rules
+        set_points = sum(rules.rank_points[rank] * self.by_rank[rank] for rank in set(self.ranks))
+        left = search.hand.total_points - self.laid - set_points
+        if search.best_key is not None:
+            total_gaps = self.run_gaps + gaps
+            missing = max(self.run_lacking + lacking, total_gaps - search.hand.wilds)
+            if search.beaten(missing, self.run_broken + broken, left, total_gaps):
+                return
+        self.plans.append(SetPlan(tuple(self.ranks), gaps, lacking, broken, left))
+
 
 class PartialSearch(Search):
     """A question about arrangements that may lack cards the hand does not hold (up to the
@@ -355,3 +625,110 @@ class PartialSearch(Search):
             rules.gap_wild_capacity(run.run_number, run.length, mask, run.wild_only) >= 0
             for run, mask in zip(runs, naturals, strict=True)
         )
+
+
+def releasable_naturals(runs: list[Run], naturals: list[int]) -> list[list[tuple[int, int]]]:
+    """By rank, the run naturals (run, position) that could go to a set instead."""
+    releasable: list[list[tuple[int, int]]] = [[] for _ in range(14)]
+    for number, (run, mask) in enumerate(zip(runs, naturals, strict=True)):
+        for position in positions(mask):
+            releasable[RANK_OF[run.cards[position]]].append((number, position))
+    return releasable
+
+
+def set_groups(rules: RoundRules, ranks: tuple[int, ...]) -> list[SetGroup]:
+    """The contract sets, by the rank each is laid on, as groups."""
+    sizes_by_rank: dict[int, list[int]] = {}
+    for rank, size in zip(ranks, rules.set_sizes, strict=True):
+        sizes_by_rank.setdefault(rank, []).append(size)
+    return [
+        SetGroup(
+            rank,
+            tuple(sizes),
+            sum(sizes),
+            sum(rules.least_set_naturals(size) for size in sizes),
+            rules.rank_points[rank],
+        )
+        for rank, sizes in sizes_by_rank.items()
+    ]
+
+
+# --- sharing a group among its sets ----------------------------------------------------------
+
+
+def every_sharing(naturals: int, sizes: tuple[int, ...], exact: bool) -> list[tuple[int, ...]]:
+    """Every way to share ``naturals`` among sets of these sizes (none over its size if
+    ``exact``), each once: sets of one size are interchangeable.
+
+    >>> every_sharing(5, (3, 3), exact=False)
+    [(5, 0), (4, 1), (3, 2)]
+    >>> every_sharing(5, (3, 3), exact=True)
+    [(3, 2)]
+    """
+    if len(sizes) == 1:
+        return [(naturals,)] if not exact or naturals <= sizes[0] else []
+    found = []
+    top = min(naturals, sizes[0]) if exact else naturals
+    for first in range(top, -1, -1):
+        for rest in every_sharing(naturals - first, sizes[1:], exact):
+            # Sets of one size are interchangeable: list each sharing once.
+            if sizes[1] == sizes[0] and rest[0] > first:
+                continue
+            found.append((first, *rest))
+    return found
+
+
+def share_naturals(naturals: int, sizes: tuple[int, ...], rules: RoundRules) -> list[int]:
+    """Share ``naturals`` among sets of one rank: fewest naturals each first, then sizes."""
+    shares = [min(rules.least_set_naturals(size), size) for size in sizes]
+    rest = naturals - sum(shares)
+    if rest < 0:
+        # Not enough for every set's fewest: fill them in turn.
+        shares = []
+        rest = naturals
+        for size in sizes:
+            take = min(rest, size)
+            shares.append(take)
+            rest -= take
+        if rest:
+            shares[0] += rest
+        return shares
+    for number, size in enumerate(sizes):
+        take = min(rest, size - shares[number])
+        shares[number] += take
+        rest -= take
+    shares[0] += rest
+    return shares
+
+
+def share_wilds(
+    shares: list[int], sizes: tuple[int, ...], wilds: int, rules: RoundRules
+) -> list[int]:
+    """Share ``wilds`` wild cards among sets of one rank: gaps to the size first."""
+    taken = [max(0, size - naturals) for naturals, size in zip(shares, sizes, strict=True)]
+    rest = wilds - sum(taken)
+    for number, naturals in enumerate(shares):
+        if rest <= 0:
+            break
+        if rules.exact_minimum:
+            room = 0
+        elif rules.wilds_at_most_naturals:
+            room = naturals - taken[number]
+        else:
+            room = rest
+        take = min(rest, max(room, 0))
+        taken[number] += take
+        rest -= take
+    if rest > 0:  # pragma: no cover - the search only adds what fits
+        raise AssertionError("wild cards left over in a set group")
+    return taken
+
+
+def take_naturals(pool: list[int], rank: int, count: int) -> list[Card]:
+    """``count`` naturals of ``rank`` from ``pool`` (copies left, by card index), suit by suit."""
+    taken: list[Card] = []
+    for card in RANK_CARDS[rank]:
+        take = min(pool[card], count - len(taken))
+        taken.extend([CARDS[card]] * take)
+        pool[card] -= take
+    return taken

@@ -11,6 +11,7 @@ from rules_testing import C
 
 import rules
 from rules import Card, Rank, Suit
+from rules.cards import SPELLINGS, Joker, Natural
 
 
 # docs/rules.md §2: "Ranks A 2 3 … 10 J Q K, suits S H D C; a card is rank then suit: 10H, QS, AD.
@@ -90,6 +91,28 @@ def test_joker() -> None:
     assert str(Card.parse("JH")) == "JH"
 
 
+def test_a_card_is_a_natural_with_a_rank_and_a_suit_or_the_joker() -> None:
+    # docs/rules.md §2: a card is rank then suit; a joker is JK, and has neither.
+    for card in rules.DECK:
+        assert isinstance(card, Natural) and not isinstance(card, Joker)
+        assert isinstance(card.rank, Rank) and isinstance(card.suit, Suit)
+        assert not card.is_joker
+    assert isinstance(rules.JOKER, Joker) and not isinstance(rules.JOKER, Natural)
+    assert isinstance(Card(Rank.TWO, Suit.CLUBS), Natural)
+    assert isinstance(Card(None, None), Joker)
+    assert all(isinstance(card, Card) for card in ALL_CARDS)
+    assert {type(card) for card in SPELLINGS.values()} == {Natural, Joker}
+
+
+def test_the_naturals_of_a_meld_are_its_cards_that_are_not_wild() -> None:
+    # A card of a wild rank is a natural card (it has a rank and a suit) but not one of a
+    # meld's naturals: May I's twos are wild.
+    cards = rules.parse_cards(["2H", "JK", "7H", "QS"])
+    assert rules.find_ruleset("may-i").naturals(cards) == [cards[2], cards[3]]
+    assert rules.find_ruleset("california").naturals(cards) == [cards[0], cards[2]]
+    assert rules.find_ruleset("liverpool").naturals(cards) == [cards[0], cards[2], cards[3]]
+
+
 def test_parsed_card_has_rank_and_suit() -> None:
     card = Card.parse("10h")
     assert card.rank is Rank.TEN
@@ -118,8 +141,6 @@ def test_cards_are_immutable() -> None:
 
 def test_every_spelling_reads_as_the_card_it_names() -> None:
     # docs/rules.md §2: rank then suit, any case, T for ten, the suit symbols; JK for a joker.
-    from rules.cards import SPELLINGS
-
     for text, card in SPELLINGS.items():
         assert Card.parse(text) is card
         assert Card.parse(f" {text}\t") is card
@@ -144,7 +165,7 @@ def test_each_card_exists_once() -> None:
     # a rank and a suit (or their values), copied or pickled.
     queen = Card.parse("QS")
     assert Card(Rank.QUEEN, Suit.SPADES) is queen
-    assert Card(12, "S") is queen  # type: ignore[arg-type]
+    assert Card(12, "S") is queen  # type: ignore[call-overload]
     assert Card.parse("q♠") is queen
     assert copy.copy(queen) is queen
     assert copy.deepcopy([queen])[0] is queen
@@ -162,7 +183,7 @@ def test_a_card_of_no_rank_or_suit_raises_a_value_error_quoting_them(
     rank: object, suit: object
 ) -> None:
     with pytest.raises(rules.CardNotationError) as raised:
-        Card(rank, suit)  # type: ignore[arg-type]
+        Card(rank, suit)  # type: ignore[call-overload]
     assert isinstance(raised.value, ValueError)
     assert repr(rank) in str(raised.value) and repr(suit) in str(raised.value)
 

@@ -16,17 +16,19 @@ app in ``api.database``, the one place the two meet.
 
 from __future__ import annotations
 
-from .engine import Connection, Storage, default_url, make_engine
-from .errors import StorageError, StorageUnavailable
+from .engine import Connection, Storage, default_url, in_memory, make_engine
+from .errors import SheetNotFound, StorageError, StorageUnavailable
 from .schema import check_serving, migrate
 
 __all__ = [
     "Connection",
     "Storage",
+    "SheetNotFound",
     "StorageError",
     "StorageUnavailable",
     "check_serving",
     "default_url",
+    "in_memory",
     "make_engine",
     "migrate",
 ]

@@ -40,6 +40,19 @@ POOL_OVERFLOW = 64
 UNDEFINED_TABLE = "42P01"
 
 
+def in_memory(url: str | URL) -> bool:
+    """Whether ``url`` names an SQLite database kept in memory (``sqlite://``).
+
+    >>> in_memory("sqlite://"), in_memory("sqlite:///sheets.sqlite3")
+    (True, False)
+    """
+    try:
+        parsed = make_url(url)
+    except exc.ArgumentError:
+        return False
+    return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
+
+
 def default_url(instance_path: str | Path) -> str:
     path = Path(instance_path) / "rummy-referee.sqlite3"
     return f"sqlite:///{path}"

@@ -3,12 +3,17 @@
 Storage knows nothing of HTTP; the web layer answers each of these with a status and the
 headers it needs (``api.errors``, the one place that mapping is made). An error carries what a
 client needs to act on it: the sheet's current version for a stale write, and for input that
-cannot be stored, every field at fault.
+cannot be stored, every field at fault. What it says is a :class:`~rules.i18n.Phrase` (a
+template of the catalogs and its facts), written in the reader's language by the web layer;
+``str()`` of an error is its English text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from rules.i18n import N_, Phrase
 
 
 @dataclass(frozen=True)
@@ -16,7 +21,7 @@ class FieldError:
     """One field of the request at fault: its dotted path, what is wrong, and the rule broken."""
 
     field: str
-    message: str
+    words: Phrase
     code: str | None = None
 
 
@@ -26,18 +31,28 @@ class StorageError(Exception):
     #: The fields at fault, when the input is what cannot be stored.
     errors: tuple[FieldError, ...] | None = None
 
+    def __init__(self, template: str, **params: Any) -> None:
+        #: What went wrong, to be written in the reader's language.
+        self.words = Phrase(template, params)
+        super().__init__(str(self.words))
+
 
 class SheetNotFound(StorageError):
-    def __init__(self, match_id: str) -> None:
-        super().__init__(f"no match sheet {match_id!r}")
-        self.match_id = match_id
+    def __init__(self, sheet_id: str) -> None:
+        super().__init__(N_("no match sheet {id!r}"), id=sheet_id)
+        self.sheet_id = sheet_id
 
 
 class NoSuchRound(StorageError):
     """A round number the sheet's ruleset does not have."""
 
     def __init__(self, ruleset_id: str, round_count: int, number: int) -> None:
-        super().__init__(f"{ruleset_id!r} has rounds 1 to {round_count}, not {number}")
+        super().__init__(
+            N_("{ruleset!r} has rounds 1 to {count}, not {number}"),
+            ruleset=ruleset_id,
+            count=round_count,
+            number=number,
+        )
 
 
 class TokenMissing(StorageError):
@@ -45,13 +60,13 @@ class TokenMissing(StorageError):
 
     def __init__(self) -> None:
         super().__init__(
-            "changing a sheet needs its edit token: Authorization: Bearer <edit_token>"
+            N_("changing a sheet needs its edit token: Authorization: Bearer <edit_token>")
         )
 
 
 class BadToken(StorageError):
     def __init__(self) -> None:
-        super().__init__("that is not this sheet's edit token")
+        super().__init__(N_("that is not this sheet's edit token"))
 
 
 class PreconditionMissing(StorageError):
@@ -63,7 +78,7 @@ class PreconditionMissing(StorageError):
 
     def __init__(self) -> None:
         super().__init__(
-            "changing a sheet needs If-Match with the ETag last read (GET the sheet first)"
+            N_("changing a sheet needs If-Match with the ETag last read (GET the sheet first)")
         )
 
 
@@ -71,7 +86,10 @@ class StaleSheet(StorageError):
     """The change was meant for a version of the sheet that is no longer the stored one."""
 
     def __init__(self, version: int) -> None:
-        super().__init__(f"the sheet has changed: it is at version {version} now; read it again")
+        super().__init__(
+            N_("the sheet has changed: it is at version {version} now; read it again"),
+            version=version,
+        )
         self.version = version
 
 
@@ -79,7 +97,7 @@ class ConcurrentWrite(StorageError):
     """Another writer saved the sheet between this one's reading and writing it."""
 
     def __init__(self) -> None:
-        super().__init__("the sheet changed while this request was being served; retry")
+        super().__init__(N_("the sheet changed while this request was being served; retry"))
 
 
 class RoundOutOfOrder(StorageError):
@@ -89,8 +107,8 @@ class RoundOutOfOrder(StorageError):
 class InvalidInput(StorageError):
     """Input that no sheet could hold, with every field at fault."""
 
-    def __init__(self, detail: str, errors: tuple[FieldError, ...]) -> None:
-        super().__init__(detail)
+    def __init__(self, template: str, errors: tuple[FieldError, ...], **params: Any) -> None:
+        super().__init__(template, **params)
         self.errors = errors
 
 
@@ -98,14 +116,19 @@ class InvalidSheet(InvalidInput):
     """A table the ruleset does not seat, or a first dealer who is not at it."""
 
     def __init__(self, errors: tuple[FieldError, ...]) -> None:
-        super().__init__(f"invalid input: {errors[0].message}", errors)
+        super().__init__(N_("invalid input: {message}"), errors, message=errors[0].words)
 
 
 class ImpossibleRound(InvalidInput):
     """Results that no round of the ruleset could have ended with."""
 
     def __init__(self, number: int, errors: tuple[FieldError, ...]) -> None:
-        super().__init__(f"round {number} cannot have happened: {errors[0].message}", errors)
+        super().__init__(
+            N_("round {number} cannot have happened: {message}"),
+            errors,
+            number=number,
+            message=errors[0].words,
+        )
         self.number = number
 
 
@@ -114,8 +137,8 @@ class IdempotencyMismatch(InvalidInput):
 
     def __init__(self) -> None:
         super().__init__(
-            "this Idempotency-Key was used with a different request body",
-            (FieldError("Idempotency-Key", "already used with a different body"),),
+            N_("this Idempotency-Key was used with a different request body"),
+            (FieldError("Idempotency-Key", Phrase(N_("already used with a different body"))),),
         )
 
 
@@ -126,7 +149,9 @@ class IdempotencyConflict(StorageError):
 class StorageUnavailable(StorageError):
     """The database cannot serve: unreachable, too slow to answer, or not the code's schema."""
 
-    def __init__(self, cause: BaseException, reason: str = "the database is unreachable") -> None:
+    def __init__(
+        self, cause: BaseException, reason: str = N_("the database is unreachable")
+    ) -> None:
         super().__init__(reason)
         self.cause = cause
 

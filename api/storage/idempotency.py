@@ -1,16 +1,18 @@
-"""``Idempotency-Key`` for creating sheets: a retried POST answers what the first one did.
+r"""``Idempotency-Key`` for creating sheets: a retried POST answers what the first one did.
 
 A phone that loses the network after sending ``POST /v1/matches`` cannot know whether the sheet
 was made, so it sends the same request again with the same key. The first answer is kept for
 24 hours and repeated — the same 201, sheet and ``edit_token``, since the first answer may never
-have arrived. The edit token is never stored in the clear: the kept answer is encrypted with a
+have arrived. The edit token is never stored in the clear: the saved answer is encrypted with a
 key derived from the Idempotency-Key, which only the client has (the table keeps the key's
 SHA-256 to find the row, not the key). Keys should therefore be random, like a UUID.
 
-A claim is a lease: the request that claimed a key may die before it answers (its worker
-killed, or timed out) and cannot release it then. A pending claim older than the lease (a
-minute by default, far longer than any request is served) is taken over by the next request
-with the key, which then serves it afresh.
+The first request with a key :func:`reserve`\ s it, serves the request, then saves its answer
+(:func:`save_answer`), or cancels the reservation if it failed (:func:`cancel`). A reservation
+expires: the request that made it may die before it answers (its worker killed, or timed out)
+and cannot cancel it then. One older than ``expires_after`` (a minute by default, far longer
+than any request is served) is taken over by the next request with the key, which then serves
+it afresh.
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from sqlalchemy import Connection, Row, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from rules.i18n import N_
+
 from .errors import IdempotencyConflict, IdempotencyMismatch
 from .tables import idempotency_keys as keys
 
 LIFETIME = timedelta(hours=24)
-#: How long a pending claim holds before a retry may take it over (the web layer's setting).
-LEASE = timedelta(seconds=60)
+#: How long a reservation holds before a retry may take it over (the web layer's setting).
+RESERVATION = timedelta(seconds=60)
 
 
 def key_hash(key: str) -> str:
@@ -53,9 +57,9 @@ def _cipher(key: str) -> Fernet:
 
 
 @dataclass(frozen=True)
-class Kept:
-    """A kept first answer: its status, body, and the language its words are in (None for a
-    key kept before languages were)."""
+class SavedAnswer:
+    """The first answer to a request with a key: its status, body, and the language its words
+    are in (None for an answer saved before languages were)."""
 
     status: int
     body: dict[str, Any]
@@ -66,9 +70,11 @@ def _find(connection: Connection, hashed: str) -> Row[Any] | None:
     return connection.execute(select(keys).where(keys.c.key_hash == hashed)).one_or_none()
 
 
-def _take_over(connection: Connection, row: Row[Any], now: datetime, lease: timedelta) -> bool:
-    """Take a pending claim whose lease ran out; False if it holds (or someone else took it)."""
-    if _aware(row.created_at) >= now - lease:
+def _take_over(
+    connection: Connection, row: Row[Any], now: datetime, expires_after: timedelta
+) -> bool:
+    """Take over a reservation that expired; False if it holds (or someone else took it)."""
+    if _aware(row.created_at) >= now - expires_after:
         return False
     taken = connection.execute(
         update(keys)
@@ -87,11 +93,13 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def claim(connection: Connection, key: str, body: Any, lease: timedelta = LEASE) -> Kept | None:
-    """Claim ``key`` for this request, or return the answer kept for it.
+def reserve(
+    connection: Connection, key: str, body: Any, expires_after: timedelta = RESERVATION
+) -> SavedAnswer | None:
+    """Reserve ``key`` for this request, or return the answer saved for it.
 
-    Returns None when this request is the first with the key, or takes over a claim whose
-    lease ran out (the caller serves it and calls :func:`keep`); raises
+    Returns None when this request is the first with the key, or takes over a reservation that
+    expired (the caller serves it and calls :func:`save_answer`); raises
     :class:`IdempotencyMismatch` when the key came with another body,
     :class:`IdempotencyConflict` while the first request with it is still being served.
     """
@@ -101,43 +109,43 @@ def claim(connection: Connection, key: str, body: Any, lease: timedelta = LEASE)
     connection.execute(delete(keys).where(keys.c.created_at < now - LIFETIME))
     row = _find(connection, hashed)
     if row is None:
-        claimed = {"key_hash": hashed, "request_hash": wanted, "state": "pending"}
+        reserved = {"key_hash": hashed, "request_hash": wanted, "state": "pending"}
         try:
             with connection.begin_nested():
-                connection.execute(insert(keys).values(**claimed, created_at=now))
+                connection.execute(insert(keys).values(**reserved, created_at=now))
             return None
         except IntegrityError:  # another request with this key got there first
             row = _find(connection, hashed)
             if row is None:
                 raise IdempotencyConflict(
-                    "a request with this Idempotency-Key is in progress"
+                    N_("a request with this Idempotency-Key is in progress")
                 ) from None
     if row.request_hash != wanted:
         raise IdempotencyMismatch()
-    if row.state != "done" and _take_over(connection, row, now, lease):
+    if row.state != "done" and _take_over(connection, row, now, expires_after):
         return None
     if row.state != "done" or row.answer is None or row.status is None:
         raise IdempotencyConflict(
-            "the first request with this Idempotency-Key is still being served"
+            N_("the first request with this Idempotency-Key is still being served")
         )
     try:
         body_text = _cipher(key).decrypt(row.answer.encode()).decode()
     except InvalidToken:  # cannot happen unless the row was tampered with
         raise IdempotencyConflict(
-            "the kept answer for this Idempotency-Key is unreadable"
+            N_("the saved answer for this Idempotency-Key is unreadable")
         ) from None
-    return Kept(row.status, json.loads(body_text), row.language)
+    return SavedAnswer(row.status, json.loads(body_text), row.language)
 
 
-def keep(
+def save_answer(
     connection: Connection,
     key: str,
     status: int,
     body: dict[str, Any],
-    match_id: str,
+    sheet_id: str,
     language: str | None = None,
 ) -> None:
-    """Keep the first answer to the request that claimed ``key``, for its retries, with the
+    """Save the first answer to the request that reserved ``key``, for its retries, with the
     language it is written in."""
     connection.execute(
         update(keys)
@@ -145,23 +153,23 @@ def keep(
         .values(
             state="done",
             status=status,
-            match_id=match_id,
+            sheet_id=sheet_id,
             language=language,
             answer=_cipher(key).encrypt(json.dumps(body).encode()).decode(),
         )
     )
 
 
-def release(connection: Connection, key: str) -> None:
-    """Forget a claim whose request failed, so that a retry is served afresh."""
+def cancel(connection: Connection, key: str) -> None:
+    """Forget the reservation of a request that failed, so that a retry is served afresh."""
     connection.execute(
         delete(keys).where(keys.c.key_hash == key_hash(key), keys.c.state == "pending")
     )
 
 
-def forget_match(connection: Connection, match_id: str) -> None:
-    """A deleted sheet's kept answers go with it: a retry must not resurrect its token."""
-    connection.execute(delete(keys).where(keys.c.match_id == match_id))
+def forget_sheet(connection: Connection, sheet_id: str) -> None:
+    """A deleted sheet's saved answers go with it: a retry must not resurrect its token."""
+    connection.execute(delete(keys).where(keys.c.sheet_id == sheet_id))
 
 
-__all__ = ["Kept", "claim", "forget_match", "keep", "release"]
+__all__ = ["SavedAnswer", "cancel", "forget_sheet", "reserve", "save_answer"]

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from . import idempotency
 from .engine import Storage
 from .tables import idempotency_keys as keys
-from .tables import maintenance, matches
+from .tables import maintenance, sheets
 
 #: How often the service purges on its own.
 EVERY = timedelta(days=1)
@@ -59,7 +59,7 @@ def purge(storage: Storage, retention: timedelta, now: datetime | None = None) -
 def _purge_batch(connection: Connection, before: datetime) -> int:
     ids = list(
         connection.execute(
-            select(matches.c.id).where(matches.c.updated_at < before).limit(BATCH)
+            select(sheets.c.id).where(sheets.c.updated_at < before).limit(BATCH)
         ).scalars()
     )
     if not ids:
@@ -68,14 +68,14 @@ def _purge_batch(connection: Connection, before: datetime) -> int:
     # DELETE waits for that writer's row lock, then sees its new updated_at).
     deleted = list(
         connection.execute(
-            delete(matches)
-            .where(matches.c.id.in_(ids), matches.c.updated_at < before)
-            .returning(matches.c.id)
+            delete(sheets)
+            .where(sheets.c.id.in_(ids), sheets.c.updated_at < before)
+            .returning(sheets.c.id)
         ).scalars()
     )
     if deleted:
         # A deleted sheet's kept answers go with it: a retry must not resurrect its token.
-        connection.execute(delete(keys).where(keys.c.match_id.in_(deleted)))
+        connection.execute(delete(keys).where(keys.c.sheet_id.in_(deleted)))
     return len(ids)
 
 

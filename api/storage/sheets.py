@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import Connection, Text, bindparam, cast, delete, insert, select, update
 
 from rules import Ruleset, Violation, format_cards
+from rules.i18n import N_, Phrase
 from rules.match import Entry, Result, score_round
 
 from .errors import (
@@ -40,10 +41,10 @@ from .errors import (
     StaleSheet,
     TokenMissing,
 )
-from .tables import matches
+from .tables import sheets as table
 
 
-def new_match_id() -> str:
+def new_sheet_id() -> str:
     """128 random bits, URL-safe (22 characters): the id is what lets one read a sheet."""
     return secrets.token_urlsafe(16)
 
@@ -68,7 +69,7 @@ class Sheet:
     first_dealer: int
     edit_token_hash: str
     version: int
-    #: The recorded rounds as stored (see :data:`api.storage.tables.matches`).
+    #: The recorded rounds as stored (see :data:`api.storage.tables.sheets`).
     rounds: list[dict[str, Any]]
     created_at: datetime
     updated_at: datetime
@@ -111,7 +112,7 @@ def stored_ruleset(text: str) -> StoredRuleset:
 # The statements every request runs, built once: a request only binds values to them. The
 # columns are listed in the order of the Sheet's fields, which is how a row becomes a Sheet.
 _COLUMNS = [
-    matches.c[name]
+    table.c[name]
     for name in (
         "id",
         "ruleset",
@@ -126,45 +127,53 @@ _COLUMNS = [
     )
 ]
 _SHEET_FIELDS = [field.name for field in fields(Sheet)]
-_INSERT = insert(matches)
+_INSERT = insert(table)
 # The ruleset is read as the text it was stored as, not parsed: the text finds it read back.
 _SELECT = select(
     *(
         cast(column, Text).label("ruleset") if column.key == "ruleset" else column
         for column in _COLUMNS
     )
-).where(matches.c.id == bindparam("match_id"))
+).where(table.c.id == bindparam("sheet_id"))
 _SELECT_FOR_UPDATE = _SELECT.with_for_update()
 _SAVE = (
-    update(matches)
-    .where(matches.c.id == bindparam("match_id"), matches.c.version == bindparam("seen_version"))
+    update(table)
+    .where(table.c.id == bindparam("sheet_id"), table.c.version == bindparam("seen_version"))
     .values(
         rounds=bindparam("new_rounds"),
         version=bindparam("new_version"),
         updated_at=bindparam("now"),
     )
 )
-_DELETE = delete(matches).where(matches.c.id == bindparam("match_id"))
+_DELETE = delete(table).where(table.c.id == bindparam("sheet_id"))
 
 
 # --- loading and creating -----------------------------------------------------------------------
 
 
-#: What a sheet id can be (URL-safe base64, as :func:`new_match_id` makes them); anything else
+#: What a sheet id can be (URL-safe base64, as :func:`new_sheet_id` makes them); anything else
 #: names no sheet and is never sent to the database (PostgreSQL refuses a NUL in a string).
-_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_SHEET_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def load(connection: Connection, match_id: str, *, for_update: bool = False) -> Sheet:
-    """The stored sheet ``match_id``; :class:`SheetNotFound` if there is none."""
-    if _MATCH_ID.fullmatch(match_id) is None:
-        raise SheetNotFound(match_id)
+def load(connection: Connection, sheet_id: str, *, for_update: bool = False) -> Sheet:
+    """The stored sheet ``sheet_id``; :class:`SheetNotFound` if there is none."""
+    if _SHEET_ID.fullmatch(sheet_id) is None:
+        raise SheetNotFound(sheet_id)
     # PostgreSQL: writers to one sheet queue at FOR UPDATE. SQLite's BEGIN IMMEDIATE did already.
     statement = _SELECT_FOR_UPDATE if for_update else _SELECT
-    row = connection.execute(statement, {"match_id": match_id}).one_or_none()
+    row = connection.execute(statement, {"sheet_id": sheet_id}).one_or_none()
     if row is None:
-        raise SheetNotFound(match_id)
+        raise SheetNotFound(sheet_id)
     return Sheet(*row)
+
+
+def exists(connection: Connection, sheet_id: str) -> bool:
+    """Whether a sheet ``sheet_id`` is stored (its rounds are not read)."""
+    if _SHEET_ID.fullmatch(sheet_id) is None:
+        return False
+    found = connection.execute(select(table.c.id).where(table.c.id == sheet_id)).first()
+    return found is not None
 
 
 def create(
@@ -180,20 +189,35 @@ def create(
             (
                 FieldError(
                     "players",
-                    f"{ruleset.id!r} is for {ruleset.min_players} to"
-                    f" {ruleset.max_players} players, not {len(players)}",
+                    Phrase(
+                        N_("{ruleset!r} is for {low} to {high} players, not {players}"),
+                        {
+                            "ruleset": ruleset.id,
+                            "low": ruleset.min_players,
+                            "high": ruleset.max_players,
+                            "players": len(players),
+                        },
+                    ),
                 ),
             )
         )
     if not 0 <= first_dealer < len(players):
         raise InvalidSheet(
-            (FieldError("first_dealer", f"seats are 0 to {len(players) - 1}, not {first_dealer}"),)
+            (
+                FieldError(
+                    "first_dealer",
+                    Phrase(
+                        N_("seats are 0 to {last}, not {seat}"),
+                        {"last": len(players) - 1, "seat": first_dealer},
+                    ),
+                ),
+            )
         )
     token = new_edit_token()
     now = datetime.now(UTC)
     resolved = ruleset.as_dict()
     sheet = Sheet(
-        id=new_match_id(),
+        id=new_sheet_id(),
         # The text the JSON column stores: json.dumps, as SQLAlchemy writes it.
         ruleset_text=json.dumps(resolved),
         players=list(players),
@@ -216,7 +240,7 @@ def create(
 
 def load_for_change(
     connection: Connection,
-    match_id: str,
+    sheet_id: str,
     token: str | None,
     expected_versions: Collection[int] | None = None,
     *,
@@ -233,7 +257,7 @@ def load_for_change(
     """
     if not token:
         raise TokenMissing()
-    sheet = load(connection, match_id, for_update=True)
+    sheet = load(connection, sheet_id, for_update=True)
     if not hmac.compare_digest(token_hash(token), sheet.edit_token_hash):
         raise BadToken()
     if not precondition:
@@ -254,7 +278,7 @@ def save(connection: Connection, sheet: Sheet) -> None:
     done = connection.execute(
         _SAVE,
         {
-            "match_id": sheet.id,
+            "sheet_id": sheet.id,
             "seen_version": sheet.version,
             "new_rounds": sheet.rounds,
             "new_version": sheet.version + 1,
@@ -269,7 +293,7 @@ def save(connection: Connection, sheet: Sheet) -> None:
 
 def remove(connection: Connection, sheet: Sheet) -> None:
     """Delete the sheet (its kept idempotent answers are :mod:`idempotency`'s to forget)."""
-    connection.execute(_DELETE, {"match_id": sheet.id})
+    connection.execute(_DELETE, {"sheet_id": sheet.id})
 
 
 # --- rounds -------------------------------------------------------------------------------------
@@ -290,8 +314,11 @@ def record_round(sheet: Sheet, number: int, given: RoundInput) -> None:
     played = len(sheet.rounds)
     if number > played + 1:
         raise RoundOutOfOrder(
-            f"round {number} cannot be recorded before round {played + 1}"
-            " (rounds are recorded in order)"
+            N_(
+                "round {number} cannot be recorded before round {next} (rounds are recorded in order)"
+            ),
+            number=number,
+            next=played + 1,
         )
     results, violations = score_round(
         ruleset,
@@ -316,9 +343,15 @@ def record_round(sheet: Sheet, number: int, given: RoundInput) -> None:
 def take_back_round(sheet: Sheet, number: int) -> None:
     _check_round_number(sheet.ruleset, number)
     played = len(sheet.rounds)
+    if number != played and played:
+        raise RoundOutOfOrder(
+            N_("only the last recorded round can be taken back; round {last} is the last recorded"),
+            last=played,
+        )
     if number != played:
-        last = f"round {played} is the last recorded" if played else "no round is recorded"
-        raise RoundOutOfOrder(f"only the last recorded round can be taken back; {last}")
+        raise RoundOutOfOrder(
+            N_("only the last recorded round can be taken back; no round is recorded")
+        )
     sheet.rounds = sheet.rounds[:-1]
 
 
@@ -338,7 +371,7 @@ def _round_error(violation: Violation, given: RoundInput) -> FieldError:
                 break
     if violation.code in ("out_when_stock_ran_out", "nobody_went_out"):
         where = "stock_ran_out"
-    return FieldError(where, violation.message, violation.code)
+    return FieldError(where, violation.words, violation.code)
 
 
 def _stored_result(result: Result) -> dict[str, Any]:
@@ -357,6 +390,7 @@ __all__ = [
     "RoundInput",
     "Sheet",
     "create",
+    "exists",
     "load",
     "load_for_change",
     "record_round",

@@ -15,8 +15,8 @@ from sqlalchemy import JSON, Column, DateTime, Integer, MetaData, String, Table,
 
 metadata = MetaData()
 
-matches = Table(
-    "matches",
+sheets = Table(
+    "sheets",
     metadata,
     #: 128 random bits, URL-safe: knowing the id is what lets one read the sheet.
     Column("id", String(32), primary_key=True),
@@ -57,7 +57,7 @@ idempotency_keys = Table(
     #: "pending" while the first request is being served, then "done".
     Column("state", String(8), nullable=False),
     Column("status", Integer, nullable=True),
-    Column("match_id", String(32), nullable=True),
+    Column("sheet_id", String(32), nullable=True),
     Column("answer", Text, nullable=True),
     #: The language the answer is written in, said again on every retry.
     Column("language", String(8), nullable=True),
@@ -73,4 +73,4 @@ maintenance = Table(
     Column("done_at", DateTime(timezone=True), nullable=False),
 )
 
-__all__ = ["idempotency_keys", "maintenance", "matches", "metadata"]
+__all__ = ["idempotency_keys", "maintenance", "metadata", "sheets"]

@@ -17,7 +17,8 @@ from sqlalchemy import func, insert, select
 
 from api import create_app
 from api.storage import idempotency
-from api.storage.tables import idempotency_keys, matches
+from api.storage.tables import idempotency_keys
+from api.storage.tables import sheets as sheet_rows
 
 BODY = {"ruleset": "liverpool", "players": ["Ann", "Bob", "Cleo"]}
 PROBLEM = "application/problem+json"
@@ -38,7 +39,7 @@ def dead_claim(app: Flask, key: str, claimed_ago: timedelta, body: object = BODY
 
 def sheets(app: Flask) -> int:
     with app.extensions["database"].transaction() as connection:
-        return int(connection.execute(select(func.count()).select_from(matches)).scalar_one())
+        return int(connection.execute(select(func.count()).select_from(sheet_rows)).scalar_one())
 
 
 def test_a_claim_left_by_a_dead_request_is_taken_over_after_its_lease(

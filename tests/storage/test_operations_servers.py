@@ -18,7 +18,8 @@ from sqlalchemy import insert, update
 from test_sheets_servers import call
 
 from api.storage import Storage, migrate, sheets
-from api.storage.tables import maintenance, matches
+from api.storage.tables import maintenance
+from api.storage.tables import sheets as sheet_rows
 from rules import find_ruleset
 
 pytestmark = pytest.mark.server
@@ -160,7 +161,7 @@ def test_the_service_purges_on_its_own_after_a_write(start_server: Any, tmp_path
     with storage.transaction(write=True) as connection:
         old, _ = sheets.create(connection, find_ruleset("liverpool"), ["Ann", "Bob", "Cleo"], 0)
         connection.execute(
-            update(matches).where(matches.c.id == old.id).values(updated_at=long_ago)
+            update(sheet_rows).where(sheet_rows.c.id == old.id).values(updated_at=long_ago)
         )
         # The last purge was two days ago: the next one is due.
         connection.execute(

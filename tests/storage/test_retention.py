@@ -10,7 +10,8 @@ import pytest
 from sqlalchemy import func, select, update
 
 from api.storage import Storage, idempotency, migrate, retention, sheets
-from api.storage.tables import idempotency_keys, matches
+from api.storage.tables import idempotency_keys
+from api.storage.tables import sheets as sheet_rows
 from rules import find_ruleset
 
 LIVERPOOL = find_ruleset("liverpool")
@@ -32,8 +33,8 @@ def new_sheet(storage: Storage, age: timedelta = timedelta(0)) -> str:
         if age:
             then = datetime.now(UTC) - age
             connection.execute(
-                update(matches)
-                .where(matches.c.id == sheet.id)
+                update(sheet_rows)
+                .where(sheet_rows.c.id == sheet.id)
                 .values(updated_at=then, created_at=then)
             )
     return sheet.id
@@ -41,8 +42,8 @@ def new_sheet(storage: Storage, age: timedelta = timedelta(0)) -> str:
 
 def keep_key(storage: Storage, key: str, match_id: str, age: timedelta = timedelta(0)) -> None:
     with storage.transaction(write=True) as connection:
-        assert idempotency.claim(connection, key, {"k": key}) is None
-        idempotency.keep(connection, key, 201, {"id": match_id}, match_id)
+        assert idempotency.reserve(connection, key, {"k": key}) is None
+        idempotency.save_answer(connection, key, 201, {"id": match_id}, match_id)
         if age:
             connection.execute(
                 update(idempotency_keys)
@@ -53,7 +54,7 @@ def keep_key(storage: Storage, key: str, match_id: str, age: timedelta = timedel
 
 def stored(storage: Storage) -> tuple[set[str], int]:
     with storage.transaction() as connection:
-        ids = set(connection.execute(select(matches.c.id)).scalars())
+        ids = set(connection.execute(select(sheet_rows.c.id)).scalars())
         keys = connection.execute(select(func.count()).select_from(idempotency_keys)).scalar()
     return ids, int(keys or 0)
 

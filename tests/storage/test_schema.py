@@ -10,7 +10,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import text, inspect
 
 from api import create_app
 from api.storage import Storage, StorageUnavailable, make_engine, migrate
@@ -29,7 +29,7 @@ def test_migrations_make_exactly_the_models(fresh_database_url: str) -> None:
             assert compare_metadata(MigrationContext.configure(connection), metadata) == []
         assert current_revision(engine) == HEAD
         assert set(inspect(engine).get_table_names()) >= {
-            "matches",
+            "sheets",
             "idempotency_keys",
             "alembic_version",
         }
@@ -50,10 +50,43 @@ def test_migrations_go_down_and_up_again(fresh_database_url: str) -> None:
             config = alembic_config(fresh_database_url)
             config.attributes["connection"] = connection
             command.downgrade(config, "base")
+        assert "sheets" not in inspect(engine).get_table_names()
         assert "matches" not in inspect(engine).get_table_names()
     finally:
         engine.dispose()
     assert migrate(fresh_database_url) == (None, HEAD)
+
+
+def test_the_sheets_of_an_older_schema_are_kept_when_it_is_renamed(fresh_database_url: str) -> None:
+    """Revision 0005 renames the table ``matches`` to ``sheets`` and a saved answer's
+    ``match_id`` to ``sheet_id``: what was stored before is all there after."""
+    engine = make_engine(fresh_database_url)
+    try:
+        with engine.begin() as connection:
+            config = alembic_config(fresh_database_url)
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0004")
+            connection.execute(
+                text(
+                    "INSERT INTO matches (id, ruleset, players, first_dealer, edit_token_hash,"
+                    " version, rounds) VALUES ('old', '{}', '[]', 0, 'hash', 3, '[]')"
+                )
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO idempotency_keys (key_hash, request_hash, state, match_id,"
+                    " created_at) VALUES ('key', 'body', 'done', 'old', CURRENT_TIMESTAMP)"
+                )
+            )
+        assert migrate(fresh_database_url) == ("0004", HEAD)
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT id, version FROM sheets")).all() == [("old", 3)]
+            assert connection.execute(text("SELECT sheet_id FROM idempotency_keys")).all() == [
+                ("old",)
+            ]
+        assert "matches" not in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
 
 
 def test_sqlite_writes_take_the_write_lock_at_begin(tmp_path: Path) -> None:

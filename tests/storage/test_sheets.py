@@ -31,7 +31,8 @@ from api.storage.errors import (
     TokenMissing,
 )
 from api.storage.scoresheet import score_sheet
-from api.storage.tables import idempotency_keys, matches
+from api.storage.tables import idempotency_keys
+from api.storage.tables import sheets as sheet_rows
 from rules import find_ruleset, parse_cards
 from rules.match import Entry
 
@@ -197,11 +198,11 @@ def test_a_table_the_ruleset_does_not_seat_is_not_stored(
     storage: Storage, players: list[str], first_dealer: int, field: str
 ) -> None:
     with storage.transaction(write=True) as connection:
-        before = len(connection.execute(select(matches.c.id)).all())
+        before = len(connection.execute(select(sheet_rows.c.id)).all())
         with pytest.raises(InvalidSheet) as refused:
             sheets.create(connection, LIVERPOOL, players, first_dealer)
         assert [error.field for error in refused.value.errors or ()] == [field]
-        assert len(connection.execute(select(matches.c.id)).all()) == before
+        assert len(connection.execute(select(sheet_rows.c.id)).all()) == before
 
 
 # --- reading a sheet back --------------------------------------------------------------------
@@ -241,7 +242,7 @@ def test_the_edit_token_is_stored_only_as_a_hash(
 ) -> None:
     sheet, token = new_sheet
     with storage.transaction() as connection:
-        row = connection.execute(select(matches).where(matches.c.id == sheet.id)).one()
+        row = connection.execute(select(sheet_rows).where(sheet_rows.c.id == sheet.id)).one()
     assert token not in str(tuple(row))
     assert row.edit_token_hash == sheets.token_hash(token) != token
 
@@ -253,16 +254,16 @@ def test_a_key_answers_its_first_answer_and_only_to_the_same_request(storage: St
     key = f"key-{datetime.now(UTC).timestamp()}"
     body = {"ruleset": "liverpool", "players": PLAYERS}
     with storage.transaction(write=True) as connection:
-        assert idempotency.claim(connection, key, body) is None
+        assert idempotency.reserve(connection, key, body) is None
     with storage.transaction(write=True) as connection, pytest.raises(IdempotencyConflict):
-        idempotency.claim(connection, key, body)  # the first is still being served
+        idempotency.reserve(connection, key, body)  # the first is still being served
     answer = {"id": "sheet", "edit_token": "secret", "version": 1}
     with storage.transaction(write=True) as connection:
-        idempotency.keep(connection, key, 201, answer, "sheet")
+        idempotency.save_answer(connection, key, 201, answer, "sheet")
     with storage.transaction(write=True) as connection:
-        assert idempotency.claim(connection, key, body) == idempotency.Kept(201, answer)
+        assert idempotency.reserve(connection, key, body) == idempotency.SavedAnswer(201, answer)
         with pytest.raises(IdempotencyMismatch) as mismatch:
-            idempotency.claim(connection, key, {**body, "players": PLAYERS[:3]})
+            idempotency.reserve(connection, key, {**body, "players": PLAYERS[:3]})
         assert [error.field for error in mismatch.value.errors or ()] == ["Idempotency-Key"]
         stored = connection.execute(select(idempotency_keys.c.answer)).scalars().all()
     assert not any("secret" in (text or "") for text in stored)
@@ -272,35 +273,35 @@ def test_a_released_or_expired_key_serves_afresh(storage: Storage) -> None:
     body = {"ruleset": "liverpool", "players": PLAYERS}
     released = f"released-{datetime.now(UTC).timestamp()}"
     with storage.transaction(write=True) as connection:
-        assert idempotency.claim(connection, released, body) is None
+        assert idempotency.reserve(connection, released, body) is None
     with storage.transaction(write=True) as connection:
-        idempotency.release(connection, released)
+        idempotency.cancel(connection, released)
     with storage.transaction(write=True) as connection:
-        assert idempotency.claim(connection, released, body) is None
+        assert idempotency.reserve(connection, released, body) is None
 
     expired = f"expired-{datetime.now(UTC).timestamp()}"
     with storage.transaction(write=True) as connection:
-        assert idempotency.claim(connection, expired, body) is None
-        idempotency.keep(connection, expired, 201, {"id": "old"}, "old")
+        assert idempotency.reserve(connection, expired, body) is None
+        idempotency.save_answer(connection, expired, 201, {"id": "old"}, "old")
         connection.execute(
             update(idempotency_keys)
             .where(idempotency_keys.c.key_hash == idempotency.key_hash(expired))
             .values(created_at=datetime.now(UTC) - idempotency.LIFETIME - timedelta(minutes=1))
         )
     with storage.transaction(write=True) as connection:
-        assert idempotency.claim(connection, expired, body) is None
+        assert idempotency.reserve(connection, expired, body) is None
 
 
 def test_forgetting_a_sheet_forgets_its_kept_answers(storage: Storage) -> None:
     body = {"ruleset": "liverpool", "players": PLAYERS}
     key = f"forgotten-{datetime.now(UTC).timestamp()}"
     with storage.transaction(write=True) as connection:
-        idempotency.claim(connection, key, body)
-        idempotency.keep(connection, key, 201, {"id": "gone"}, "gone")
+        idempotency.reserve(connection, key, body)
+        idempotency.save_answer(connection, key, 201, {"id": "gone"}, "gone")
     with storage.transaction(write=True) as connection:
-        idempotency.forget_match(connection, "gone")
+        idempotency.forget_sheet(connection, "gone")
     with storage.transaction(write=True) as connection:
-        assert idempotency.claim(connection, key, body) is None
+        assert idempotency.reserve(connection, key, body) is None
 
 
 # --- the stored ruleset, read back ----------------------------------------------------------------
@@ -327,7 +328,7 @@ def test_a_stored_ruleset_is_read_back_as_the_text_it_was_stored_as(
     made, _ = new_sheet
     with storage.transaction() as connection:
         stored = connection.execute(
-            select(matches.c.ruleset).where(matches.c.id == made.id)
+            select(sheet_rows.c.ruleset).where(sheet_rows.c.id == made.id)
         ).scalar_one()
         first = sheets.load(connection, made.id)
         again = sheets.load(connection, made.id)

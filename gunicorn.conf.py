@@ -5,18 +5,24 @@ HOST and PORT choose the address (default 127.0.0.1:8000: a deployment that must
 every interface says HOST=0.0.0.0), WEB_CONCURRENCY the number of worker processes (default 2),
 LOG_LEVEL gunicorn's own logging.
 
-Workers are threaded (``gthread``, WEB_THREADS threads each, default 32): a sync worker is held
-for as long as one client takes to send its request, so two clients trickling their headers a
-byte a second stopped the service. A thread is committed to a connection only once its first
-bytes arrive (gunicorn's gthread worker waits for them on its poller), so idle connections cost
-nothing and a few dozen tricklers leave threads free for everyone else. On the open internet a
-buffering reverse proxy in front (README, "Behind a reverse proxy") takes the tricklers instead.
+Workers are threaded (gunicorn's ``gthread``, WEB_THREADS threads each, default 32), as
+:class:`api.serving.ProblemWorker`, which answers what gunicorn refuses itself as problem
+documents: a sync worker is held for as long as one client takes to send its request, so two
+clients sending their headers a byte a second stopped the service. A thread is committed to a
+connection only once its first bytes arrive, so a few dozen slow clients leave threads free for
+everyone else. On the open internet a buffering reverse proxy in front (README, "Behind a
+reverse proxy") takes the slow clients instead.
 
 FORWARDED_ALLOW_IPS names the proxies whose X-Forwarded-* headers are believed; unlike gunicorn's
 own default (loopback) it is empty here, so nobody's are unless a proxy is configured
 (``api.clients`` reads the same variable for the client's address).
+
+gunicorn's control socket (``gunicornc``) is off: its default path is one per user, shared by
+every instance that user starts. GUNICORN_CONTROL_SOCKET names a path of this instance's own to
+turn it on.
 """
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -24,7 +30,7 @@ from pathlib import Path
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
+worker_class = "api.serving.ProblemWorker"
 threads = int(os.environ.get("WEB_THREADS", "32"))
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")
 # Checks take microseconds; a request still running after this long is stuck.
@@ -32,21 +38,35 @@ timeout = 30
 graceful_timeout = 10
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 errorlog = "-"
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
 
 # Metrics (api/metrics.py): each worker keeps its counts in files of one folder, which /metrics
 # adds up. Set here, before any worker imports prometheus-client, so every process of this
 # server agrees; a folder the deployment names is emptied at start, one made here is removed
-# at exit.
+# when the server stops, however it stops (a failed start included).
 _made_metrics_dir = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 if _made_metrics_dir:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rummy-referee-metrics-")
 _metrics_dir = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+_master = os.getpid()
+
+
+def _remove_metrics_dir() -> None:
+    # Workers are forked from the master and exit through it too: only the master removes.
+    if _made_metrics_dir and os.getpid() == _master:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)
+
+
+atexit.register(_remove_metrics_dir)
 
 
 def on_starting(server: object) -> None:
     """Create or migrate the database schema once, in the master, before any worker starts.
 
-    Several instances starting against one database at once queue on a lock in
+    Several instances starting against one database queue on a lock in
     ``api.storage.migrate``; workers never migrate, so no request meets a half-made schema.
     """
     _metrics_dir.mkdir(parents=True, exist_ok=True)
@@ -69,14 +89,6 @@ def on_starting(server: object) -> None:
         log.info("migrated the database schema from %s to %s", *migrated)
 
 
-def post_fork(server: object, worker: object) -> None:
-    """Errors gunicorn answers itself (a request line or headers too long, a request it cannot
-    parse) are problem documents too, like every other error of the API."""
-    from api.serving import answer_errors_as_problems
-
-    answer_errors_as_problems()
-
-
 def child_exit(server: object, worker: object) -> None:
     """A dead worker's live gauges are dropped; its counters stay in the sums."""
     from prometheus_client import multiprocess
@@ -85,5 +97,4 @@ def child_exit(server: object, worker: object) -> None:
 
 
 def on_exit(server: object) -> None:
-    if _made_metrics_dir:
-        shutil.rmtree(_metrics_dir, ignore_errors=True)
+    _remove_metrics_dir()

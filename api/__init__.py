@@ -1,37 +1,19 @@
 """rummy-referee's web layer: the HTTP API of docs/api.md over the rules engine in :mod:`rules`.
 
-:func:`create_app` builds the Flask app: settings from the environment (:mod:`api.config`),
-then whatever the caller gives, the extensions, one blueprint per resource, and the error
-handling of :mod:`api.errors` that makes every error a problem document.
+:func:`create_app` builds the Flask app and shows everything it does, in the order it does it:
+the settings (from the environment, :mod:`api.config`, then whatever the caller gives), the
+extensions, what every answer carries, one blueprint per resource, and the pages. The app's
+modules are imported there, when an app is made: gunicorn's master imports this package for its
+worker class (:mod:`api.serving`) before it has set up the metrics' folder.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
-from . import (
-    cors,
-    docs,
-    errors,
-    fastjson,
-    i18n,
-    limits,
-    observability,
-    openapi,
-    pages,
-    retention,
-    security,
-)
-from .config import Config
-from .extensions import database, rest_api
-from .fastjson.lane import Lane
-
 if TYPE_CHECKING:
-    from _typeshed.wsgi import WSGIApplication
+    from flask import Flask
 
 __all__ = ["create_app"]
 
@@ -39,6 +21,31 @@ __all__ = ["create_app"]
 def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     """The application; ``config`` (a mapping, or an object with upper-case attributes)
     overrides the settings read from the environment."""
+    import logging
+
+    from flask import Flask
+
+    from . import (
+        cors,
+        docs,
+        errors,
+        i18n,
+        limits,
+        observability,
+        openapi,
+        pages,
+        retention,
+        security,
+    )
+    from .analysis import blp as analysis
+    from .checks import blp as checks
+    from .config import Config
+    from .extensions import babel, database, rest_api
+    from .health import blp as health
+    from .json_provider import JSONProvider
+    from .rulesets import blp as rulesets
+    from .sheets import blp as sheets
+
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_object(Config())
     if isinstance(config, Mapping):
@@ -46,50 +53,35 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     elif config is not None:
         app.config.from_object(config)
     app.logger.setLevel(logging.getLevelName(app.config["LOG_LEVEL"]))
-    # Responses keep the order the schemas give their fields (valid, then the reading...).
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json = JSONProvider(app)
 
-    # The reader's language first: every answer, an error's too, is written in it.
-    i18n.init_app(app)
-    observability.init_app(app)
+    # The extensions: the reader's language (Flask-Babel), the API and its document
+    # (flask-smorest), its errors as problem documents, the sheets' database, CORS.
+    babel.init_app(
+        app,
+        locale_selector=i18n.select_locale,
+        default_translation_directories=str(i18n.CATALOGS),
+    )
     rest_api.init_app(app, spec_kwargs={"extra_plugins": [openapi.Documentation()]})
     errors.init_app(app)
     database.init_app(app)
     cors.init_app(app)
 
-    # The components the blueprints refer to by name, before the blueprints.
+    # What every answer carries, an error's too: its request id, access-log line and metrics,
+    # its language, and the security headers (Flask runs after_request hooks last first).
+    observability.init_app(app)
+    i18n.init_app(app)
+    security.init_app(app)
+
+    # One blueprint per resource, their components named first; the sheets' writes are
+    # counted against floods, and the old sheets purged.
     openapi.register_components(rest_api.spec)
-
-    # Blueprints, one per resource.
-    from .analysis import blp as analysis
-    from .checks import blp as checks
-    from .health import blp as health
-    from .matches import blp as matches
-    from .rulesets import blp as rulesets
-
-    for blueprint in (health, rulesets, checks, analysis, matches):
+    for blueprint in (health, rulesets, checks, analysis, sheets):
         rest_api.register_blueprint(blueprint)
+    limits.init_app(app, sheets)
+    retention.init_app(app, sheets)
+
+    # The pages for the table, and Swagger UI's files.
     app.register_blueprint(docs.assets)
     app.register_blueprint(pages.blp)
-    # Floods and retention: on the sheets' writes alone, never on the checks.
-    limits.init_app(app)
-    retention.init_app(app)
-    # Last: the fast path serves views as the blueprints have registered them.
-    plans = fastjson.init_app(app) if app.config["FAST_JSON"] else {}
-    app.wsgi_app = _layers(app, plans)  # type: ignore[method-assign,assignment]
     return app
-
-
-def _layers(app: Flask, plans: dict[str, fastjson.JSONView]) -> WSGIApplication:
-    """The WSGI layers around Flask, innermost first: the checks' lane (plain checks answered
-    beside Flask, on the fast path), then what every answer carries, made where the server's
-    list of headers is at hand (through werkzeug's ``Headers`` in hooks they cost a check a
-    quarter of its time): its language, then its request id, access-log line and metrics (so
-    that they see every answer, a refusal made in a hook included), then the security
-    headers."""
-    wsgi_app: WSGIApplication = app.wsgi_app
-    if plans and not app.config["CORS_ORIGINS"]:  # the lane says any origin may call
-        wsgi_app = Lane(app, wsgi_app, plans)
-    wsgi_app = i18n.SayLanguage(wsgi_app)
-    wsgi_app = observability.middleware(app, wsgi_app)
-    return security.SecurityHeaders(wsgi_app)

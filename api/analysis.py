@@ -12,6 +12,7 @@ from typing import Any
 
 from rules.analysis import Analysis, analyse_hand
 
+from . import i18n
 from .parsing import Blueprint
 from .schemas.analysis import AnalysisRequestSchema, AnalysisSchema
 
@@ -67,6 +68,7 @@ def analyse(args: dict[str, Any]) -> Analysis:
     most cards laid); when it cannot, every single card that would make it layable, and the
     closest partial arrangement.
     """
+    i18n.about_family(args["ruleset"].family)
     return analyse_hand(
         args["ruleset"], args["round"], args["hand"], args.get("players"), jokers=args.get("jokers")
     )

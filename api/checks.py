@@ -1,7 +1,8 @@
 """``/v1/checks/...`` and ``/v1/hands/penalty``: the referee's stateless checks.
 
-Each view hands the loaded request to the matching check of :mod:`rules` and returns its
-verdict for the response schema to dump. A well-formed request always gets a ``200`` verdict,
+Each view says which family of rules it answers about (its words, :func:`api.i18n.about_family`),
+hands the loaded request to the matching check of :mod:`rules` and returns its verdict for the
+response schema to dump. A well-formed request always gets a ``200`` verdict,
 legal move or not; only a malformed one (an unknown ruleset or round, a card that does not
 parse, a seat off the table) is a ``4xx`` problem document — the schemas and
 :mod:`api.errors` see to that, so the views hold no error handling of their own.
@@ -13,6 +14,7 @@ from typing import Any
 
 import rules
 
+from . import i18n
 from .errors import renamed_fields
 from .parsing import Blueprint
 from .schemas.checks import (
@@ -66,6 +68,7 @@ def check_meld(args: dict[str, Any]) -> rules.Meld:
     `order: "any"` the cards came in any order and a run is laid out by the referee, its
     `cards` answered in the order chosen.
     """
+    i18n.about_family(args["ruleset"].family)
     return rules.check_meld(
         args["ruleset"],
         args["cards"],
@@ -126,6 +129,7 @@ def check_contract(args: dict[str, Any]) -> rules.ContractVerdict:
     laid out by the referee; a player whose contract is down already (`contract_down`) cannot
     lay another this round.
     """
+    i18n.about_family(args["ruleset"].family)
     return rules.check_contract(
         args["ruleset"],
         args["round"],
@@ -172,6 +176,7 @@ def check_layoff(args: dict[str, Any]) -> rules.LayoffVerdict:
     cards into the gaps and then at `end` — and says whether the player may, given when their
     own contract went down.
     """
+    i18n.about_family(args["ruleset"].family)
     return rules.check_layoff(
         args["ruleset"],
         args["round"],
@@ -220,6 +225,7 @@ def check_joker_swap(args: dict[str, Any]) -> rules.SwapVerdict:
     Puts the natural in the wild card's place and says whether the player may take the wild
     card, and where it must go then (`obligation`).
     """
+    i18n.about_family(args["ruleset"].family)
     return rules.check_joker_swap(
         args["ruleset"],
         args["round"],
@@ -271,6 +277,7 @@ def check_buy(args: dict[str, Any]) -> rules.BuyVerdict:
     Of the seats calling for the discard the player on turn declined, the nearest to that
     player clockwise who may buy gets it; every other caller is listed with the reason.
     """
+    i18n.about_family(args["ruleset"].family)
     with renamed_fields(players="seats"):
         return rules.check_buy(
             args["ruleset"],
@@ -306,6 +313,7 @@ def hand_penalty(args: dict[str, Any]) -> rules.Penalty:
     could deal (more copies of a card, or more jokers, than the decks in play hold) is counted
     all the same, with `too_many_copies` in `violations`.
     """
+    i18n.about_family(args["ruleset"].family)
     return rules.penalty(
         args["ruleset"], args["cards"], args.get("players"), jokers=args.get("jokers")
     )

@@ -81,9 +81,6 @@ class Config:
         #: has five levels); deeper bodies are a 400 before anything walks them.
         self.MAX_JSON_DEPTH = env_int("MAX_JSON_DEPTH", 32, environ, minimum=8)
         self.LOG_LEVEL = env_str("LOG_LEVEL", "INFO", environ).upper()
-        #: The checks' bodies loaded and their verdicts written in one pass (api.fastjson),
-        #: byte for byte what marshmallow and Flask write; off, they are marshmallow's alone.
-        self.FAST_JSON = env_bool("FAST_JSON", True, environ)
         # --- the OpenAPI document and the docs page (flask-smorest) ---------------------------
         # Not from the environment: openapi.yaml is generated from these and must not drift.
         self.API_TITLE = "rummy-referee"

@@ -36,7 +36,9 @@ def init_app(app: Flask) -> None:
         resources={
             r"/v1/*": {
                 # "*" itself when any origin is allowed: the answer is then the same for every
-                # origin, and caches need no Vary. A list is matched and the origin echoed.
+                # origin, and caches need no Vary. A list is matched and the origin echoed, and
+                # every answer varies with the Origin asked from (flask-cors says so only for
+                # two origins or more, but one listed origin is answered differently too).
                 "origins": origins or "*",
                 "send_wildcard": not origins,
                 "allow_headers": ALLOWED_HEADERS,
@@ -49,38 +51,9 @@ def init_app(app: Flask) -> None:
         },
     )
     if origins:
-        app.after_request(_vary_on_origin)
-    else:
-        # Registered after flask-cors's hook, so run before it (Flask runs them last first):
-        # flask-cors leaves alone an answer that already says its origin.
-        app.after_request(_any_origin)
 
-
-#: What flask-cors writes on an ordinary (not preflight) ``/v1`` answer when every origin is
-#: allowed: the same two headers whatever was asked. flask-cors works them out afresh for each
-#: answer (matching its resources, reading its options), which cost a contract check about a
-#: seventh of its time; they are written here once. tests/api/test_cors.py compares the two.
-ANY_ORIGIN_HEADERS = (
-    ("Access-Control-Allow-Origin", "*"),
-    ("Access-Control-Expose-Headers", ", ".join(sorted(EXPOSED_HEADERS))),
-)
-
-
-def _any_origin(response: Response) -> Response:
-    # An error's answer has had flask-cors's headers already (it wraps the error handlers).
-    headers = response.headers
-    if (
-        request.method != "OPTIONS"
-        and request.path.startswith("/v1/")
-        and "Access-Control-Allow-Origin" not in headers
-    ):
-        headers.extend(ANY_ORIGIN_HEADERS)
-    return response
-
-
-def _vary_on_origin(response: Response) -> Response:
-    """Narrowed, an answer depends on the asking origin (echoed, or no CORS header at all):
-    a shared cache must keep one per origin. flask-cors says so only for two origins or more."""
-    if request.path.startswith("/v1/"):
-        response.vary.add("Origin")
-    return response
+        @app.after_request
+        def vary_on_origin(response: Response) -> Response:
+            if request.path.startswith("/v1/"):
+                response.vary.add("Origin")
+            return response

@@ -14,7 +14,8 @@ from contextlib import AbstractContextManager
 import click
 from flask import Flask, current_app
 
-from api.storage import Connection, Storage, check_serving, default_url, migrate
+from api.config import ConfigError
+from api.storage import Connection, Storage, check_serving, default_url, in_memory, migrate
 
 
 class Database:
@@ -22,6 +23,13 @@ class Database:
 
     def init_app(self, app: Flask) -> None:
         url = app.config.get("DATABASE_URL") or default_url(app.instance_path)
+        if in_memory(url):
+            raise ConfigError(
+                f"DATABASE_URL={url} is an SQLite database in memory: each worker and each"
+                " connection would have its own, empty one, gone at every restart. Name a"
+                " file (sqlite:///path/to/sheets.sqlite3), or leave DATABASE_URL unset for"
+                " one in the instance folder."
+            )
         app.config["DATABASE_URL"] = url
         app.extensions["database"] = Storage(
             url,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
-from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
+from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import NotFound
 
 #: The files the page loads (and their source maps, which browsers' developer tools ask for).

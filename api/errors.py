@@ -3,30 +3,35 @@
 Whatever goes wrong — a URL that names nothing (404), a method the path does not take (405), a
 body that is not JSON (400), too long (413) or of another media type (415), a field that fails
 validation (422, flask-smorest and marshmallow), a question the rules engine calls malformed
-(422, :class:`rules.RulesError`), or a bug (500) — the client gets ``application/problem+json``
-with ``type``, ``title``, ``status`` and ``detail``, and for invalid input ``errors``: a list of
+(422, :class:`rules.RulesError`), a sheet that cannot be changed as asked (storage's refusals),
+or a bug (500) — the client gets ``application/problem+json`` with ``type``, ``title``,
+``status`` and ``detail``, and for invalid input ``errors``: a list of
 ``{"field": "melds.1.2", "message": "..."}`` naming each offending field. Never HTML, never a
 stack trace; a 500 is logged with its traceback and an id the client is given.
+
+Every text is written here in the reader's language: what the engine and storage refuse with
+is a :class:`~rules.i18n.Phrase` (:mod:`api.i18n` writes it), marshmallow's messages arrive
+translated already (:mod:`api.fields`), and a status's title and werkzeug's own details are
+texts of the catalogs (:mod:`api.messages`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, current_app, request
-from flask_smorest import Api  # type: ignore[import-untyped]
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from flask import Flask, Response, current_app, g, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, TooManyRequests
 
-from api.i18n import translated
-from api.messages import TITLES
+from api import i18n
+from api.messages import HTTP_DETAILS, TITLES
 from api.storage import errors as storage
 from rules import RulesError
-from rules import i18n as words
 from rules.i18n import N_, Nn_, Phrase
 
 PROBLEM_JSON = "application/problem+json"
@@ -86,21 +91,26 @@ class ProblemSchema(ma.Schema):
     )
 
 
+#: One field at fault, as storage and the views name it: its path, what is wrong, the rule.
+FieldError = storage.FieldError
+
+
 class Problem(Exception):
-    """A request that cannot be served, raised anywhere in a view: answered as a problem document."""
+    """A request that cannot be served, raised anywhere in a view or a hook: answered as a
+    problem document, its texts in the reader's language."""
 
     def __init__(
         self,
         status: int,
-        detail: str,
-        errors: list[dict[str, str]] | None = None,
-        headers: dict[str, str] | None = None,
+        words: Phrase,
+        errors: Sequence[FieldError] = (),
+        headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(detail)
+        super().__init__(str(words))
         self.status = status
-        self.detail = detail
-        self.errors = errors
-        self.headers = headers or {}
+        self.words = words
+        self.errors = tuple(errors)
+        self.headers = dict(headers or {})
 
 
 def problem_body(status: int, title: str, detail: str) -> dict[str, Any]:
@@ -108,24 +118,23 @@ def problem_body(status: int, title: str, detail: str) -> dict[str, Any]:
     return {"type": "about:blank", "title": title, "status": status, "detail": detail}
 
 
+def title(status: int, language_code: str | None = None) -> str:
+    """A status's reason phrase, in the reader's language."""
+    phrase = TITLES.get(status, HTTPStatus(status).phrase)
+    return i18n.language(language_code=language_code).text(phrase)
+
+
 def problem(
     status: int,
     detail: str,
-    errors: list[dict[str, str]] | None = None,
+    errors: Sequence[Mapping[str, str]] | None = None,
     headers: Mapping[str, str] | None = None,
     instance: str | None = None,
-    *,
-    in_language: bool = False,
 ) -> Response:
-    """A problem-document response, its texts in the reader's language (``in_language``: they
-    are already)."""
-    if not in_language:
-        detail = translated(detail)
-        if errors is not None:
-            errors = [item | {"message": translated(item["message"])} for item in errors]
+    """A problem-document response, its texts already in the reader's language."""
     body = problem_body(status, title(status), detail)
     if errors is not None:
-        body["errors"] = errors
+        body["errors"] = list(errors)
     if instance is not None:
         body["instance"] = instance
     response: Response = current_app.json.response(body)  # type: ignore[assignment]
@@ -157,34 +166,56 @@ def field_errors(messages: Any, path: tuple[str, ...] = ()) -> list[dict[str, st
     return found
 
 
-def title(status: int) -> str:
-    """A status's reason phrase, in the reader's language."""
-    phrase = HTTPStatus(status).phrase
-    language = words.current()
-    return phrase if language.code == "en" else language.text(TITLES.get(status, phrase))
+def said(errors: Sequence[FieldError]) -> list[dict[str, str]]:
+    """Fields at fault as a problem document lists them, in the reader's language."""
+    return [
+        {"field": item.field, "message": i18n.say(item.words)}
+        | ({"code": item.code} if item.code is not None else {})
+        for item in errors
+    ]
 
 
-def invalid_input(errors: list[dict[str, str]]) -> Response:
+def invalid_input(
+    errors: list[dict[str, str]], headers: Mapping[str, str] | None = None
+) -> Response:
     """A 422 naming every field at fault; its detail names the first and counts the others."""
-    errors = [item | {"message": translated(item["message"])} for item in errors]
     first = errors[0]
-    language = words.current()
     if first["field"]:
-        detail = language.fill(
-            language.text(N_("invalid input: {field}: {message}")),
-            {"field": first["field"], "message": first["message"]},
-        )
+        detail = Phrase(N_("invalid input: {field}: {message}"), first)
     else:
-        detail = language.fill(
-            language.text(N_("invalid input: {message}")), {"message": first["message"]}
-        )
+        detail = Phrase(N_("invalid input: {message}"), first)
     if len(errors) > 1:
-        more = Phrase.counted(
+        detail = Phrase.counted(
             Nn_("{detail} (and {count} more)", "{detail} (and {count} more)"),
             {"detail": detail, "count": len(errors) - 1},
         )
-        detail = language.phrase(more)
-    return problem(422, detail, errors, in_language=True)
+    return problem(422, i18n.say(detail), errors, headers)
+
+
+def _http_detail(error: HTTPException) -> str:
+    """What an HTTP error of werkzeug's says: the API's own words for the two it raises with
+    facts, its catalog's words for its default descriptions, or the description given."""
+    if isinstance(error, RequestEntityTooLarge):
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        return i18n.say(
+            Phrase(N_("the request body is larger than {limit} bytes"), {"limit": limit})
+        )
+    if isinstance(error, TooManyRequests):
+        # api.limits raises it with the limit met ("20 per 1 minute").
+        return i18n.say(
+            Phrase(
+                N_("too many requests from this address: at most {limit}"),
+                {"limit": error.description},
+            )
+        )
+    status = error.code or 500
+    description = error.description
+    if description is None or description == type(error).description:
+        default = HTTP_DETAILS.get(status)
+        if default is not None:
+            return i18n.words().text(default)
+        return description or HTTPStatus(status).description
+    return str(description)
 
 
 class ProblemApi(Api):  # type: ignore[misc]
@@ -204,30 +235,22 @@ class ProblemApi(Api):  # type: ignore[misc]
             # webargs keys the messages by location ("json"); the body is the only one here.
             if isinstance(messages, Mapping) and set(messages) == {"json"}:
                 messages = messages["json"]
-            response = invalid_input(field_errors(messages))
-            response.headers.update(headers)
-            return response
+            return invalid_input(field_errors(messages), headers)
         if status >= 500:
             return _internal_error(getattr(error, "original_exception", None) or error)
-        if isinstance(error, RequestEntityTooLarge):
-            limit = current_app.config.get("MAX_CONTENT_LENGTH")
-            detail = f"the request body is larger than {limit} bytes"
-        elif status == 429:
-            # api.limits describes the limit met ("20 per 1 minute") and adds Retry-After.
-            detail = f"too many requests from this address: at most {error.description}"
-        else:
-            detail = error.description or HTTPStatus(status).description
-        return problem(status, detail, headers=headers)
+        return problem(status, _http_detail(error), headers=headers)
 
 
 def _rules_error(error: RulesError) -> Response:
     """The engine refused the question itself (unknown round, seat off the table...): 422."""
-    return invalid_input([{"field": error.field or "", "message": str(error)}])
+    return invalid_input([{"field": error.field or "", "message": i18n.say(error.words)}])
 
 
 def _problem(error: Problem) -> Response:
-    """A view refused the request (an Idempotency-Key of the wrong length)."""
-    return problem(error.status, error.detail, error.errors, error.headers)
+    """A view or a hook refused the request (an Idempotency-Key of the wrong length, a body
+    that is not JSON)."""
+    errors = said(error.errors) if error.errors else None
+    return problem(error.status, i18n.say(error.words), errors, error.headers)
 
 
 # --- storage's refusals --------------------------------------------------------------------------
@@ -276,14 +299,8 @@ def _storage_error(error: storage.StorageError) -> Response:
         current_app.logger.warning(
             "%s on %s %s: %s", error, request.method, request.path, error.cause
         )
-    errors = None
-    if error.errors is not None:
-        errors = [
-            {"field": item.field, "message": item.message}
-            | ({"code": item.code} if item.code is not None else {})
-            for item in error.errors
-        ]
-    return problem(status, str(error), errors, headers)
+    errors = said(error.errors) if error.errors is not None else None
+    return problem(status, i18n.say(error.words), errors, headers)
 
 
 def _internal_error(error: BaseException) -> Response:
@@ -293,10 +310,11 @@ def _internal_error(error: BaseException) -> Response:
         instance,
         request.method,
         request.path,
-        request.environ.get("rummy_referee.request_id", "-"),
+        g.get("request_id", "-"),
         exc_info=(type(error), error, error.__traceback__),
     )
-    return problem(500, "an unexpected error occurred; it has been logged", instance=instance)
+    detail = i18n.say(Phrase(N_("an unexpected error occurred; it has been logged")))
+    return problem(500, detail, instance=instance)
 
 
 @contextlib.contextmanager

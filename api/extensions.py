@@ -6,8 +6,13 @@ one has an obvious home.
 
 from __future__ import annotations
 
+from flask_babel import Babel
+
 from .database import Database
 from .errors import ProblemApi
+
+#: Flask-Babel: the reader's language, chosen for each request (api.i18n), and the catalogs.
+babel = Babel()
 
 #: flask-smorest: request parsing, response dumping, the OpenAPI document and the docs page.
 rest_api = ProblemApi()
@@ -15,4 +20,4 @@ rest_api = ProblemApi()
 #: The match sheets' storage (:mod:`api.storage`), bound to the app (see :mod:`api.database`).
 database = Database()
 
-__all__ = ["database", "rest_api"]
+__all__ = ["babel", "database", "rest_api"]

@@ -1,28 +1,147 @@
-"""marshmallow fields for the game's values: cards, rulesets, and JSON's own strict types.
+"""marshmallow fields for the game's values — cards, rulesets, names — and JSON's own strict
+types, each refusing in the reader's language.
 
 Each field documents exactly what it accepts — schemathesis holds the API to its document both
 ways, and a client should be able to trust it — so validation here is never looser than the
 OpenAPI description (a card is matched against the documented pattern before the engine reads
 it) and never stricter than it (what the document allows, the engine is asked about).
 
-The fields check a value as marshmallow's own fields do and turn it into the engine's value in
-``deserialize``, after every check has passed; a card is written as its canonical text, which
-is what ``str`` of a card gives.
+Every message a request can be refused with is a text of the catalogs. marshmallow's own are
+given to its fields and validators here as their ``error_messages`` and ``error``, translated
+lazily (Flask-Babel's ``lazy_gettext``, written ``_l``) so that each is written in the language
+of the request it refuses; request schemas use only these fields and :class:`RequestSchema`,
+and ``tests/api/test_languages.py`` holds them to it. The fields of the game write their own
+refusals with :func:`refusal`.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import fields
+from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
+from marshmallow import fields, validate
 
-from rules import PRESETS, Card, Ruleset, RulesetError, resolve_ruleset
+from rules import PRESETS, Card, RulesError, Ruleset, resolve_ruleset
+from rules.cards import SPELLINGS
+from rules.i18n import N_, Phrase
 
 from . import i18n
+
+# --- refusals in the reader's language ------------------------------------------------------
+
+
+def refusal(template: str, **params: Any) -> str:
+    """A refusal's message, a template of the catalogs, in the request's language."""
+    return i18n.say(Phrase(template, params))
+
+
+def lazy_refusal(template: str, **params: Any) -> LazyString:
+    """:func:`refusal`, written when it is read: a message marshmallow keeps as it is given
+    (a schema's ``unknown``), made before any request."""
+    return LazyString(refusal, template, **params)
+
+
+#: marshmallow's messages for every field.
+FIELD_MESSAGES = {
+    "required": _l("Missing data for required field."),
+    "null": _l("Field may not be null."),
+    "validator_failed": _l("Invalid value."),
+}
+
+
+class RequestSchema(ma.Schema):
+    """A request body: refuses an unknown field or a body that is not an object in the
+    reader's language."""
+
+    error_messages = {"unknown": _l("Unknown field."), "type": _l("Invalid input type.")}
+
+
+class String(fields.String):
+    default_error_messages = {
+        **FIELD_MESSAGES,
+        "invalid": _l("Not a valid string."),
+        "invalid_utf8": _l("Not a valid utf-8 string."),
+    }
+
+
+class Integer(fields.Integer):
+    """A JSON integer: no ``"3"``, no ``3.5``, no ``true``."""
+
+    default_error_messages = {
+        **FIELD_MESSAGES,
+        "invalid": _l("Not a valid integer."),
+        "too_large": _l("Number too large."),
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+
+class Boolean(fields.Boolean):
+    """``true`` or ``false`` only; marshmallow's Boolean also takes ``1``, ``"yes"``..."""
+
+    default_error_messages = {**FIELD_MESSAGES, "invalid": _l("Not a valid boolean.")}
+
+    def deserialize(
+        self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any
+    ) -> Any:
+        if value is not ma.missing and value is not None and not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super().deserialize(value, attr, data, **kwargs)
+
+
+class List(fields.List[Any]):
+    default_error_messages = {**FIELD_MESSAGES, "invalid": _l("Not a valid list.")}
+
+
+class Nested(fields.Nested):
+    default_error_messages = {**FIELD_MESSAGES, "type": _l("Invalid type.")}
+
+
+class Dict(fields.Dict):
+    default_error_messages = {**FIELD_MESSAGES, "invalid": _l("Not a valid mapping type.")}
+
+
+# --- validators ----------------------------------------------------------------------------
+
+
+def in_range(low: int | None = None, high: int | None = None) -> validate.Range:
+    """``low`` to ``high`` (either may be open), refused in the reader's language."""
+    if low is not None and high is not None:
+        error = _l("Must be greater than or equal to {min} and less than or equal to {max}.")
+    elif low is not None:
+        error = _l("Must be greater than or equal to {min}.")
+    else:
+        error = _l("Must be less than or equal to {max}.")
+    return validate.Range(low, high, error=error)
+
+
+def length(low: int | None = None, high: int | None = None) -> validate.Length:
+    """Between ``low`` and ``high`` items or characters (either may be open)."""
+    if low is not None and high is not None:
+        error = _l("Length must be between {min} and {max}.")
+    elif low is not None:
+        error = _l("Shorter than minimum length {min}.")
+    else:
+        error = _l("Longer than maximum length {max}.")
+    return validate.Length(low, high, error=error)
+
+
+def one_of(choices: Sequence[str]) -> validate.OneOf:
+    return validate.OneOf(choices, error=_l("Must be one of: {choices}."))
+
+
+def matching(pattern: str) -> validate.Regexp:
+    return validate.Regexp(pattern, error=_l("String does not match expected pattern."))
+
+
+# --- cards -----------------------------------------------------------------------------------
 
 #: docs/rules.md §2: rank then suit, any case, ``T`` for ten, suit letters or symbols; ``JK``
 #: a joker.
@@ -31,43 +150,28 @@ _CARD = re.compile(CARD_PATTERN)
 RANK_PATTERN = r"^(?:[2-9]|10|[AaTtJjQqKk])$"
 
 
+#: Every spelling of a card :data:`CARD_PATTERN` admits, and the card it reads as.
+CARD_SPELLINGS: Mapping[str, Card] = MappingProxyType(
+    {text: card for text, card in SPELLINGS.items() if _CARD.fullmatch(text)}
+)
+
+
 def card_of(text: str) -> Card | None:
     """The card ``text`` spells in :data:`CARD_PATTERN`'s notation, or ``None``.
 
     Matched in full: a trailing newline slips past ``$`` in a Python ``match`` but not in JSON
     Schema, and the engine's own reading is more lenient (``"joker"``, spaces) than the
     documented pattern.
+
+    >>> card_of("t♥"), card_of("joker")
+    (Card.parse('10H'), None)
     """
-    return Card.parse(text) if _CARD.fullmatch(text) else None
+    return CARD_SPELLINGS.get(text)
 
 
-def spelt_as_a_card(text: str) -> None:
-    """The validator every card passes first: a spelling :data:`CARD_PATTERN` admits."""
-    if _CARD.fullmatch(text) is None:
-        raise ma.ValidationError(f"not a card: {text!r}")
-
-
-class StrictBoolean(fields.Boolean):
-    """``true`` or ``false`` only; marshmallow's Boolean also takes ``1``, ``"yes"``..."""
-
-    def deserialize(
-        self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any
-    ) -> Any:
-        if value is not ma.missing and value is not None and not isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return super().deserialize(value, attr, data, **kwargs)
-
-
-def integer(**kwargs: Any) -> fields.Integer:
-    """A JSON integer: no ``"3"``, no ``3.5``, no ``true``."""
-    return fields.Integer(strict=True, **kwargs)
-
-
-class CardField(fields.String):
+class CardField(String):
     """A card in the notation of docs/rules.md §2, loaded as a :class:`rules.Card`, dumped
     canonical."""
-
-    default_error_messages = {"invalid": "a card is a string, like 10H"}
 
     def __init__(self, **kwargs: Any) -> None:
         metadata = {
@@ -79,29 +183,40 @@ class CardField(fields.String):
             **kwargs.pop("metadata", {}),
         }
         super().__init__(metadata=metadata, **kwargs)
-        self.validators.insert(0, spelt_as_a_card)
 
     def deserialize(
         self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any
     ) -> Any:
-        text = super().deserialize(value, attr, data, **kwargs)
-        return Card.parse(text) if isinstance(text, str) else text
+        if isinstance(value, str):
+            # A hand is read card by card: each is one look-up, then the field's own checks.
+            card = CARD_SPELLINGS.get(value)
+            if card is None:
+                raise ma.ValidationError(refusal(N_("not a card: {text!r}"), text=value))
+            for validator in self.validators:
+                validator(card)
+            return card
+        if value is not ma.missing and value is not None:
+            raise ma.ValidationError(refusal(N_("a card is a string, like 10H")))
+        return super().deserialize(value, attr, data, **kwargs)  # None or missing
 
 
-class CardList(fields.List[Any]):
+class CardList(List):
     """A list of cards, in table order: ``List(CardField())`` with its bounds."""
 
     def __init__(
         self, *, min_items: int | None = None, max_items: int | None = None, **kwargs: Any
     ) -> None:
         if min_items is not None or max_items is not None:
-            kwargs["validate"] = ma.validate.Length(min=min_items, max=max_items)
+            kwargs["validate"] = length(min_items, max_items)
         super().__init__(CardField(), **kwargs)
 
 
 def cards(*, max_items: int, min_items: int = 0, **kwargs: Any) -> CardList:
     """A bounded list of cards in a request."""
     return CardList(min_items=min_items, max_items=max_items, **kwargs)
+
+
+# --- rulesets --------------------------------------------------------------------------------
 
 
 class RulesetField(fields.Field[Ruleset]):
@@ -113,10 +228,7 @@ class RulesetField(fields.Field[Ruleset]):
     ``ruleset.options.buy_limit``.
     """
 
-    default_error_messages = {
-        "invalid": 'a ruleset is a preset id or {{"base": preset id, "options": {{...}}}}',
-        "unknown": "unknown ruleset {input!r}; the presets are: {presets}",
-    }
+    default_error_messages = FIELD_MESSAGES
 
     def __init__(self, house_schema: type[ma.Schema], **kwargs: Any) -> None:
         self.house_schema = house_schema()
@@ -138,30 +250,25 @@ class RulesetField(fields.Field[Ruleset]):
         value = super().deserialize(value, attr, data, **kwargs)
         if value is None or value is ma.missing:
             return value
-        return self.resolve(value)
-
-    def resolve(self, value: Any) -> Ruleset:
-        """The ruleset a preset id or a house ruleset's object names.
-
-        The request's texts are written with the words of the ruleset's family from here on
-        (the German Progressive sheet has words of its own), on the stock and the fast path.
-        """
-        ruleset = self._resolve(value)
-        i18n.for_family(ruleset.family)
-        return ruleset
-
-    def _resolve(self, value: Any) -> Ruleset:
         if isinstance(value, str):
             if value not in PRESETS:
-                raise self.make_error("unknown", input=value, presets=", ".join(PRESETS))
+                raise ma.ValidationError(
+                    refusal(
+                        N_("unknown ruleset {input!r}; the presets are: {presets}"),
+                        input=value,
+                        presets=", ".join(PRESETS),
+                    )
+                )
             return PRESETS[value]
         if not isinstance(value, Mapping):
-            raise self.make_error("invalid")
+            raise ma.ValidationError(
+                refusal(N_('a ruleset is a preset id or {{"base": preset id, "options": {{...}}}}'))
+            )
         spec = self.house_schema.load(value)  # ValidationError nests under "ruleset"
         try:
             return resolve_ruleset(spec)
-        except RulesetError as error:
-            raise ma.ValidationError(_nest(error.field, str(error))) from None
+        except RulesError as error:
+            raise ma.ValidationError(_nest(error.field, i18n.say(error.words))) from None
 
 
 def _nest(field: str | None, message: str) -> Any:
@@ -215,19 +322,13 @@ TEXT_PATTERN = f"^[^{_FORBIDDEN}]*[^{_FORBIDDEN}{_SPACES}][^{_FORBIDDEN}]*$"
 OPTIONAL_TEXT_PATTERN = f"^[^{_FORBIDDEN}]*$"
 
 
-class PlainText(fields.String):
+class PlainText(String):
     """Text a person typed (a player's name, a sheet's title), loaded trimmed and in Unicode
     NFC: at most ``max_length`` characters as sent and once normalised, at least
     ``min_length`` once trimmed, and none of :data:`FORBIDDEN_CATEGORIES`.
 
     Normalised so that a name typed on two phones (one composing é, one not) is one name.
     """
-
-    default_error_messages = {
-        "forbidden": "U+{code:04X} {character} cannot be part of a name or title",
-        "too_long": "at most {max} characters",
-        "too_short": "at least {min} character that is not a space",
-    }
 
     def __init__(self, *, min_length: int, max_length: int, **kwargs: Any) -> None:
         self.min_length, self.max_length = min_length, max_length
@@ -245,15 +346,23 @@ class PlainText(fields.String):
         text = super().deserialize(value, attr, data, **kwargs)
         if not isinstance(text, str):  # None (where allowed) or missing
             return text
+        too_long = ma.ValidationError(refusal(N_("at most {max} characters"), max=self.max_length))
         if len(text) > self.max_length:
-            raise self.make_error("too_long", max=self.max_length)
+            raise too_long
         for character in text:
             if unicodedata.category(character) in FORBIDDEN_CATEGORIES:
-                name = unicodedata.name(character, "(a control or surrogate character)")
-                raise self.make_error("forbidden", character=name, code=ord(character))
+                raise ma.ValidationError(
+                    refusal(
+                        N_("U+{code:04X} {character} cannot be part of a name or title"),
+                        code=ord(character),
+                        character=unicodedata.name(character, "(a control or surrogate character)"),
+                    )
+                )
         text = unicodedata.normalize("NFC", text.strip())
         if len(text) > self.max_length:
-            raise self.make_error("too_long", max=self.max_length)
+            raise too_long
         if len(text) < self.min_length:
-            raise self.make_error("too_short", min=self.min_length)
+            raise ma.ValidationError(
+                refusal(N_("at least {min} character that is not a space"), min=self.min_length)
+            )
         return text

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Blueprint, Flask, Response, g, request
 from limits import RateLimitItem, parse_many
 from limits.errors import ConfigurationError, StorageError
 from limits.storage import Storage, storage_from_string
@@ -201,9 +201,10 @@ def retry_after(reset_at: float) -> int:
     return max(1, math.ceil(reset_at - time.time()))
 
 
-def init_app(app: Flask, blueprint_name: str = "matches") -> Counts | None:
-    """Count the sheet writes of ``app`` per client; counts of its own for each app, so two
-    apps in one process (tests) never share them. None when ``RATELIMIT_ENABLED`` is off."""
+def init_app(app: Flask, blueprint: Blueprint) -> Counts | None:
+    """Count the writes of ``blueprint`` (the sheets') per client; counts of its own for each
+    app, so two apps in one process (tests) never share them. None when ``RATELIMIT_ENABLED``
+    is off."""
     config = app.config
     if not config["RATELIMIT_ENABLED"]:
         return None
@@ -220,7 +221,7 @@ def init_app(app: Flask, blueprint_name: str = "matches") -> Counts | None:
 
     def count() -> None:
         limit = by_method.get(request.method)
-        if limit is None:
+        if limit is None or request.blueprint != blueprint.name:
             return
         keys = (client_address(), limit.scope)
         for item in limit.items:
@@ -244,9 +245,9 @@ def init_app(app: Flask, blueprint_name: str = "matches") -> Counts | None:
             response.headers["Retry-After"] = str(retry_after(reset_at))
         return response
 
-    # On this blueprint's requests only: nothing else is counted, so nothing else pays.
-    app.before_request_funcs.setdefault(blueprint_name, []).insert(0, count)
-    app.after_request_funcs.setdefault(blueprint_name, []).append(limit_headers)
+    # Only the sheets' writes are counted: the checks, the reads and the pages never are.
+    app.before_request(count)
+    app.after_request(limit_headers)
     app.extensions["rate_limits"] = counts
     return counts
 

@@ -2,42 +2,32 @@
 
 * ``X-Request-Id``: taken from the request when it is sane (1 to 128 letters, digits and
   ``._:/+=-``, so that it can be logged and echoed as it is), made otherwise, and returned on
-  every answer the app makes; a 500's log line names it too.
+  every answer; a 500's log line names it too.
 * The access log (``ACCESS_LOG``): one JSON object per request on the ``rummy_referee.access``
   logger — time, method, route template (``/v1/matches/<match_id>``, never the path: a path
   holds sheet ids, and a query string or a header may hold a token), status, duration in
-  milliseconds and the request id.
+  milliseconds and the request id — written by python-json-logger's formatter.
 * Metrics (``METRICS``, :mod:`api.metrics`): requests by route template, method and status, their
   latency, sheets created and rounds recorded, served at ``GET /metrics``.
 
-All three are the WSGI middleware :class:`Observed`, which sees every answer the app makes (a
-refusal made in a hook, a 429, included).
+The id is made in a ``before_request`` hook and the rest is done in an ``after_request`` hook,
+which Flask runs for every answer it makes: a refusal made in another hook (a 429), a 404 before
+any view, and an error's problem document included.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
 import sys
-import time
-from collections.abc import Callable, Iterable
 from time import perf_counter
-from typing import TYPE_CHECKING, Any
 
-from flask import Flask, has_request_context, request
+from flask import Flask, Response, g, request
+from pythonjsonlogger.orjson import OrjsonFormatter
 
 from . import metrics
 
-if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
-
-#: The environ keys the request id and the start time are kept under for the request.
-REQUEST_ID = "rummy_referee.request_id"
-#: The environ key of the route template, where an answer is made outside Flask's routing
-#: (:mod:`api.fastjson.lane`).
-ROUTE = "rummy_referee.route"
 #: What a route is called when no route matched (a 404 or 405 before any view).
 UNMATCHED = "<unmatched>"
 
@@ -48,111 +38,76 @@ access_log = logging.getLogger("rummy_referee.access")
 
 def request_id() -> str:
     """The current request's id (made on first use outside the hooks, for a CLI's request)."""
-    environ = request.environ
-    found: str | None = environ.get(REQUEST_ID)
+    found: str | None = g.get("request_id")
     if found is None:
-        found = environ[REQUEST_ID] = _given_or_new(environ.get("HTTP_X_REQUEST_ID"))
+        found = g.request_id = _given_or_new(request.environ.get("HTTP_X_REQUEST_ID"))
     return found
 
 
 def _given_or_new(given: str | None) -> str:
     if given is not None and _SANE_ID.fullmatch(given):
         return given
-    return os.urandom(16).hex()  # as random as a uuid4, without building one
+    return os.urandom(16).hex()  # as random as a uuid4
 
 
-class Observed:
-    """WSGI middleware around the app: the request id, then the metrics and the access-log
-    line once the answer is made.
+def start_request() -> None:
+    g.request_started = perf_counter()
+    request_id()
 
-    At the WSGI layer rather than as Flask hooks: it sees every answer (a refusal made in a
-    hook, a 429, included), and the id goes straight into the list of headers the server
-    sends — through werkzeug's ``Headers`` in an ``after_request`` hook the three cost a
-    contract check a sixth of its time. The route template is read while the request is
-    still current, when the answer starts.
-    """
 
-    def __init__(self, wsgi_app: WSGIApplication, *, log: bool, count: bool) -> None:
-        self.wsgi_app = wsgi_app
-        self.log = log
-        self.count = count
-
-    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        started = perf_counter()
-        ident = environ[REQUEST_ID] = _given_or_new(environ.get("HTTP_X_REQUEST_ID"))
-        answered: list[tuple[str, int]] = []
-
-        def start(
-            status: str, headers: list[tuple[str, str]], exc_info: Any = None
-        ) -> Callable[[bytes], object]:
-            headers.append(("X-Request-Id", ident))
-            route = environ.get(ROUTE)
-            if route is None:
-                rule = request.url_rule if has_request_context() else None
-                route = rule.rule if rule is not None else UNMATCHED
-            answered[:] = [(route, int(status[:3]))]
-            return start_response(status, headers, exc_info)
-
-        body = self.wsgi_app(environ, start)
-        if answered:
-            route, code = answered[0]
-            self.finish(environ.get("REQUEST_METHOD", ""), route, code, ident, started)
-        return body
-
-    def finish(self, method: str, route: str, status: int, ident: str, started: float) -> None:
-        seconds = perf_counter() - started
-        if self.count:
-            metrics.observe_request(route, method, status, seconds)
-        if self.log and access_log.isEnabledFor(logging.INFO):
-            # Written by hand, not json.dumps (a third of the line's cost): every value is
-            # safe as it stands — a route template of this app, a sane or made request id, a
-            # number — except a method, which only the framework's parser has checked.
-            if not method.isalpha():
-                method = json.dumps(method)[1:-1]
-            line = (
-                f'{{"time": {time.time():.3f}, "method": "{method}", "route": "{route}",'
-                f' "status": {status}, "duration_ms": {seconds * 1000:.3f},'
-                f' "request_id": "{ident}"}}'
-            )
-            # A record made directly: the logger's own info() first looks for its caller in
-            # the stack, which no access line names.
-            access_log.handle(
-                access_log.makeRecord(access_log.name, logging.INFO, "", 0, line, (), None)
-            )
+def formatter() -> logging.Formatter:
+    """One JSON object per line: the record's time, then the fields of the request."""
+    return OrjsonFormatter(["created"], rename_fields={"created": "time"})
 
 
 def _log_to_stderr() -> None:
-    """The access log as bare JSON lines on stderr (gunicorn's error log), unless the
-    deployment has configured the logger itself."""
+    """The access log as JSON lines on stderr (gunicorn's error log), unless the deployment
+    has configured the logger itself."""
     if access_log.handlers:
         return
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(message)s"))
+    handler.setFormatter(formatter())
     access_log.addHandler(handler)
     access_log.setLevel(logging.INFO)
     access_log.propagate = False
 
 
 def init_app(app: Flask) -> None:
-    """Serve ``/metrics`` and set up the access log, as the settings say."""
-    if app.config["ACCESS_LOG"]:
+    """Give every request its id; count and log every answer, as the settings say."""
+    log, count = bool(app.config["ACCESS_LOG"]), bool(app.config["METRICS"])
+    if log:
         _log_to_stderr()
-    if app.config["METRICS"]:
+    if count:
         app.register_blueprint(metrics.blp)
 
+    def finish_request(response: Response) -> Response:
+        response.headers["X-Request-Id"] = request_id()
+        started = g.get("request_started")
+        if started is None:
+            return response
+        seconds = perf_counter() - started
+        rule = request.url_rule
+        route = rule.rule if rule is not None else UNMATCHED
+        if count:
+            metrics.observe_request(route, request.method, response.status_code, seconds)
+        if log:
+            access_log.info(
+                "%s %s %s",
+                request.method,
+                route,
+                response.status_code,
+                extra={
+                    "method": request.method,
+                    "route": route,
+                    "status": response.status_code,
+                    "duration_ms": round(seconds * 1000, 3),
+                    "request_id": request_id(),
+                },
+            )
+        return response
 
-def middleware(app: Flask, wsgi_app: WSGIApplication) -> Observed:
-    """:class:`Observed` around ``wsgi_app``, as the app's settings say."""
-    return Observed(wsgi_app, log=bool(app.config["ACCESS_LOG"]), count=bool(app.config["METRICS"]))
+    app.before_request(start_request)
+    app.after_request(finish_request)
 
 
-__all__ = [
-    "REQUEST_ID",
-    "ROUTE",
-    "UNMATCHED",
-    "Observed",
-    "access_log",
-    "init_app",
-    "middleware",
-    "request_id",
-]
+__all__ = ["UNMATCHED", "access_log", "formatter", "init_app", "request_id"]

@@ -65,7 +65,7 @@ class Documentation(BasePlugin):
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
     ) -> None:
-        from .matches import blp as matches
+        from .sheets import blp as sheets
 
         for operation in (operations or {}).values():
             if "application/json" in operation.get("requestBody", {}).get("content", {}):
@@ -74,7 +74,7 @@ class Documentation(BasePlugin):
                 for status, name in BODY_REFUSALS.items():
                     if status not in documented:
                         responses[status] = name  # apispec makes it a $ref
-        if path == f"{matches.url_prefix}/{{match_id}}" and operations and "get" in operations:
+        if path == f"{sheets.url_prefix}/{{match_id}}" and operations and "get" in operations:
             responses = operations["get"]["responses"]
             answer = next(value for key, value in responses.items() if str(key) == "200")
             answer["content"]["text/csv"] = SHEET_CSV
@@ -82,7 +82,7 @@ class Documentation(BasePlugin):
 
 def register_components(spec: APISpec) -> None:
     """The components the blueprints refer to: registered before them, under their names."""
-    from .matches import ResultEntrySchema
+    from .schemas.sheets import ResultEntrySchema
 
     spec.components.schema("HouseRuleset", schema=HouseRulesetSchema)
     spec.components.schema("ResultEntry", {"oneOf": ONE_OUTCOME}, schema=ResultEntrySchema)

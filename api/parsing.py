@@ -10,44 +10,31 @@ well-formed bodies reach the schemas, and a hostile one costs one pass over at m
 
 from __future__ import annotations
 
-import inspect
-import json
 from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any, TypeVar
 
 import flask
-import flask_smorest  # type: ignore[import-untyped]
+import flask_smorest
 import marshmallow as ma
 from webargs import core
 from webargs.flaskparser import FlaskParser
-from werkzeug.exceptions import (
-    BadRequest,
-    ClientDisconnected,
-    HTTPException,
-    RequestEntityTooLarge,
-    UnsupportedMediaType,
-)
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
+
+from rules.i18n import N_, Phrase
+
+from .errors import Problem
 
 F = TypeVar("F", bound=Callable[..., Any])
 SchemaArg = type[ma.Schema] | ma.Schema | None
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-#: Strict JSON's decoder, made once: ``json.loads`` with an option makes one per body.
-STRICT_JSON = json.JSONDecoder(parse_constant=_no_constant)
-
-
-def strict_json(raw: bytes) -> Any:
-    """``json.loads(raw, parse_constant=...)``: decoded as it decodes bytes, then parsed."""
-    return STRICT_JSON.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
-
-
 def json_depth(value: Any, limit: int) -> int:
-    """How deeply ``value`` nests arrays and objects, counting no further than ``limit + 1``."""
+    """How deeply ``value`` nests arrays and objects, counting no further than ``limit + 1``.
+
+    >>> json_depth({"melds": [["7H", "7S"]]}, 32)
+    3
+    """
     deepest = 0
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
@@ -63,6 +50,10 @@ def json_depth(value: Any, limit: int) -> int:
             break
         stack.extend((child, depth + 1) for child in children)
     return deepest
+
+
+def bad_request(template: str, **params: Any) -> Problem:
+    return Problem(400, Phrase(template, params))
 
 
 def bound_body_reading(environ: dict[str, Any], seconds: float) -> None:
@@ -90,15 +81,16 @@ def read_body(req: flask.Request) -> bytes:
             # A chunked body is cut at the limit (werkzeug's LimitedStream): more is too much.
             raise RequestEntityTooLarge()
     except ClientDisconnected:
-        raise BadRequest(
-            "the request body ended before its Content-Length, or stalled for"
-            f" {config['REQUEST_READ_TIMEOUT']} s"
+        raise bad_request(
+            N_("the request body ended before its Content-Length, or stalled for {seconds} s"),
+            seconds=config["REQUEST_READ_TIMEOUT"],
         ) from None
     except HTTPException:
         raise
-    except Exception as error:  # noqa: BLE001 - what the server raises is its own (gunicorn's
-        # InvalidChunkSize for a malformed chunked body): each is a body that cannot be read.
-        raise BadRequest(f"the request body cannot be read: {error}") from None
+    except Exception as error:
+        # What the server raises is its own (gunicorn's InvalidChunkSize for a malformed
+        # chunked body): each is a body that cannot be read.
+        raise bad_request(N_("the request body cannot be read: {error}"), error=error) from None
     return raw
 
 
@@ -106,28 +98,37 @@ class JSONBodyParser(FlaskParser):
     """webargs' Flask parser with strict rules for what counts as a JSON body."""
 
     def load_json(self, req: flask.Request, schema: ma.Schema) -> Any:
-        body = self.read_json(req)
-        limit = flask.current_app.config["MAX_JSON_DEPTH"]
-        if json_depth(body, limit) > limit:
-            raise BadRequest(f"the JSON body nests arrays and objects more than {limit} deep")
-        return body
-
-    def read_json(self, req: flask.Request) -> Any:
-        """The body, declared and parsed as strict JSON, before its depth is checked."""
         if not core.is_json(req.mimetype):
-            raise UnsupportedMediaType(
-                "the body must be JSON, sent with Content-Type: application/json"
-                + (f", not {req.mimetype}" if req.mimetype else "")
+            if not req.mimetype:
+                raise Problem(
+                    415,
+                    Phrase(N_("the body must be JSON, sent with Content-Type: application/json")),
+                )
+            raise Problem(
+                415,
+                Phrase(
+                    N_(
+                        "the body must be JSON, sent with Content-Type: application/json, not {given}"
+                    ),
+                    {"given": req.mimetype},
+                ),
             )
         raw = read_body(req)
         if not raw.strip():
-            raise BadRequest("the request has no body; it must be a JSON object")
+            raise bad_request(N_("the request has no body; it must be a JSON object"))
         try:
-            body = strict_json(raw)
+            body = flask.current_app.json.loads(raw)
         except RecursionError:
-            raise BadRequest("the JSON body is nested too deeply") from None
+            raise bad_request(N_("the JSON body is nested too deeply")) from None
         except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-            raise BadRequest(f"the body is not valid JSON: {error}") from None
+            raise bad_request(N_("the body is not valid JSON: {error}"), error=error) from None
+        limit = flask.current_app.config["MAX_JSON_DEPTH"]
+        # A body opens an array or object for each level it nests: one that opens no more
+        # than the limit cannot nest deeper, and need not be walked.
+        if raw.count(b"[") + raw.count(b"{") > limit and json_depth(body, limit) > limit:
+            raise bad_request(
+                N_("the JSON body nests arrays and objects more than {limit} deep"), limit=limit
+            )
         return body
 
 
@@ -140,13 +141,6 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
     ARGUMENTS_PARSER = JSONBodyParser()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        #: The schema reading each view's JSON body, and the status and schema of its
-        #: answer, by the undecorated view: what :mod:`api.fastjson` serves them with.
-        self.body_schemas: dict[Callable[..., Any], ma.Schema] = {}
-        self.answer_schemas: dict[Callable[..., Any], tuple[int, ma.Schema]] = {}
-
     def route(self, rule: str, **options: Any) -> Callable[[F], F]:
         return super().route(rule, **options)  # type: ignore[no-any-return]
 
@@ -157,8 +151,8 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         return self.route(rule, methods=["POST"], **options)
 
     def arguments(self, schema: SchemaArg, **kwargs: Any) -> Callable[[F], F]:
-        # webargs makes a new instance of a schema *class* on every request, which costs more
-        # than the check itself; one instance serves every request.
+        # webargs makes a new instance of a schema *class* on every request: one instance
+        # serves every request instead, made once.
         if isinstance(schema, type):
             schema = schema()
         return super().arguments(schema, **kwargs)  # type: ignore[no-any-return]
@@ -168,14 +162,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     ) -> Callable[[F], F]:
         if isinstance(schema, type):
             schema = schema()
-        decorate = super().response(status_code, schema, **kwargs)
-
-        def decorator(func: F) -> F:
-            if schema is not None:
-                self.answer_schemas[inspect.unwrap(func)] = (status_code, schema)
-            return decorate(func)  # type: ignore[no-any-return]
-
-        return decorator
+        return super().response(status_code, schema, **kwargs)  # type: ignore[no-any-return]
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
         return super().alt_response(status_code, **kwargs)  # type: ignore[no-any-return]
@@ -183,22 +170,16 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     def after_request(self, func: F) -> F:
         return super().after_request(func)  # type: ignore[no-any-return]
 
+    def before_request(self, func: F) -> F:
+        return super().before_request(func)  # type: ignore[no-any-return]
+
     def doc(self, **kwargs: Any) -> Callable[[F], F]:
         return super().doc(**kwargs)  # type: ignore[no-any-return]
 
     def json_body(self, schema: SchemaArg, *, example: Any) -> Callable[[F], F]:
         """``@arguments`` for a JSON body (:mod:`api.openapi` documents the errors reading a
         body can answer, for every operation that takes one)."""
-        if isinstance(schema, type):
-            schema = schema()
-        decorate = self.arguments(schema, example=example)
-
-        def decorator(func: F) -> F:
-            if schema is not None:
-                self.body_schemas[inspect.unwrap(func)] = schema
-            return decorate(func)
-
-        return decorator
+        return self.arguments(schema, example=example)
 
     def refusals(self, *statuses: int) -> Callable[[F], F]:
         """Document the problem documents an operation can answer, by status."""

@@ -13,7 +13,7 @@ import time
 from datetime import timedelta
 
 import click
-from flask import Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, request
 from flask.cli import with_appcontext
 
 from api.storage import Storage, StorageUnavailable
@@ -47,13 +47,15 @@ def _purge_if_due(app: Flask) -> None:
         )
 
 
-def init_app(app: Flask, blueprint_name: str = "matches") -> None:
+def init_app(app: Flask, blueprint: Blueprint) -> None:
+    """Purge when due after the writes of ``blueprint`` (the sheets')."""
     app.cli.add_command(sheets_commands)
     next_ask = [0.0]  # per process: a forked worker asks at its first write
 
     def after_write(response: Response) -> Response:
         if (
-            request.method in WRITES
+            request.blueprint == blueprint.name
+            and request.method in WRITES
             and response.status_code < 400
             and time.monotonic() >= next_ask[0]
         ):
@@ -61,8 +63,7 @@ def init_app(app: Flask, blueprint_name: str = "matches") -> None:
             response.call_on_close(lambda: _purge_if_due(app))
         return response
 
-    # On the sheets' answers only: the checks never pay for it.
-    app.after_request_funcs.setdefault(blueprint_name, []).append(after_write)
+    app.after_request(after_write)
 
 
 @click.group("sheets")

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.exceptions import NotFound
-
 from rules import PARAMETERS, PRESETS, Ruleset
-from rules import i18n as words
-from rules.i18n import Language
+from rules.i18n import N_, Language, Phrase
 
 from . import i18n
+from .errors import Problem
 from .parsing import Blueprint
 from .schemas.rulesets import RulesetDetailSchema, RulesetListSchema
 
@@ -32,7 +30,7 @@ def house_options(ruleset: Ruleset) -> list[dict[str, Any]]:
     one requests are checked against), the value ``ruleset`` plays with, and what it means in
     the reader's language (a German Progressive table reads *Satz* where Liverpool's reads
     *Buch*)."""
-    language = words.current()
+    language = i18n.words()
     key = (ruleset.id, language.code, language.family)
     shown = _HOUSE_OPTIONS.get(key)
     if shown is None:
@@ -103,8 +101,14 @@ def get_ruleset(ruleset_id: str) -> dict[str, Any]:
     """
     ruleset = PRESETS.get(ruleset_id)
     if ruleset is None:
-        raise NotFound(f"no ruleset {ruleset_id!r}; the presets are: {', '.join(PRESETS)}")
-    i18n.for_family(ruleset.family)  # its contracts in the words of its family's sheet
+        raise Problem(
+            404,
+            Phrase(
+                N_("no ruleset {input!r}; the presets are: {presets}"),
+                {"input": ruleset_id, "presets": ", ".join(PRESETS)},
+            ),
+        )
+    i18n.about_family(ruleset.family)  # its contracts in the words of its family's sheet
     return {**_shown(ruleset), "house_options": house_options(ruleset)}
 
 
@@ -112,7 +116,7 @@ def _shown(ruleset: Ruleset) -> dict[str, Any]:
     """A preset as the API shows it: its name and description in the reader's language (the
     contracts' words are written so by their schema)."""
     shown = ruleset.as_dict()
-    language = words.current()
+    language = i18n.words()
     shown["name"] = language.text(ruleset.name)
     shown["description"] = language.text(ruleset.description)
     return shown

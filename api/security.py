@@ -11,7 +11,7 @@ one and a phone always asks again (cheaply: ``If-None-Match`` answers 304).
 
 from __future__ import annotations
 
-from .layers import HeaderLayer
+from flask import Flask, Response
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -37,20 +37,18 @@ HEADERS = {
 SHEET_CACHE_CONTROL = "private, no-cache"
 
 
-class SecurityHeaders(HeaderLayer):
-    """WSGI middleware adding :data:`HEADERS` to every answer that does not set its own."""
+def secure(response: Response) -> Response:
+    """Every answer carries :data:`HEADERS`, unless it sets its own (Swagger UI's page)."""
+    headers = response.headers
+    present = {name.lower() for name in headers.keys()}
+    for name, value in HEADERS.items():
+        if name.lower() not in present:
+            headers.add(name, value)
+    return response
 
-    def edit(self, headers: list[tuple[str, str]]) -> None:
-        present = {name.lower() for name, _ in headers}
-        headers.extend(item for item in _ITEMS if item[0].lower() not in present)
+
+def init_app(app: Flask) -> None:
+    app.after_request(secure)
 
 
-_ITEMS = tuple(HEADERS.items())
-
-
-__all__ = [
-    "CONTENT_SECURITY_POLICY",
-    "HEADERS",
-    "SHEET_CACHE_CONTROL",
-    "SecurityHeaders",
-]
+__all__ = ["CONTENT_SECURITY_POLICY", "HEADERS", "SHEET_CACHE_CONTROL", "init_app", "secure"]

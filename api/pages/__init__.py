@@ -20,9 +20,10 @@ from flask import Response, current_app, render_template, request, url_for
 from werkzeug.exceptions import NotFound
 
 from rules import PRESETS, Contract, Ruleset
-from rules import i18n as words
 
 from .. import i18n
+from ..extensions import database
+from ..storage import StorageUnavailable, sheets
 from . import qr
 from .assets import PagesBlueprint
 from .texts import family_name, gettext, ngettext, rank_names, script_texts, suit_names
@@ -53,7 +54,7 @@ def page_globals() -> dict[str, Any]:
     return {
         "_": gettext,
         "ngettext": ngettext,
-        "words": words.current().text,
+        "words": i18n.words().text,
         "contract_text": contract_text,
         "asset_url": blp.asset_url,
         "lang": language(),
@@ -64,13 +65,13 @@ def page_globals() -> dict[str, Any]:
 
 def language() -> str:
     """The language the pages are written in for this request (:mod:`api.i18n` chose it)."""
-    return i18n.current_code()
+    return i18n.code()
 
 
 def contract_text(contract: Contract, family: str) -> str:
     """A contract's words in the reader's language, as its family's sheet says them."""
-    with words.speaking(i18n.language(language(), family)):
-        return contract.label
+    words = i18n.language(family)
+    return words.remember(("contract", contract), lambda: words.phrase(contract.words))
 
 
 @blp.after_request
@@ -164,10 +165,17 @@ def sheet(match_id: str) -> Response:
     """One match sheet; its script reads it from the API and, with the edit token, writes it.
 
     The page is the same for every sheet (its script takes the id from the address), so it
-    is rendered once and cached like the start page.
+    is rendered once and cached like the start page; a sheet that does not exist is a 404.
     """
     if qr.SHEET_ID.match(match_id) is None:
-        return page("not_found.html", status=404)
+        return page("not_found.html", key=("sheet",), status=404, sheet=True)
+    try:
+        with database.transaction() as connection:
+            found = sheets.exists(connection, match_id)
+    except StorageUnavailable:
+        found = True  # the page's script asks the API, which says what is wrong
+    if not found:
+        return page("not_found.html", key=("sheet",), status=404, sheet=True)
     return page(
         "sheet.html",
         matches=MATCHES,

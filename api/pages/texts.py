@@ -11,20 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import i18n as words
 from rules.i18n import N_
+
+from .. import i18n
 
 
 def gettext(text: str, **values: Any) -> str:
     """``text`` in the reader's language, with ``%(name)s`` filled in."""
-    found = words.current().text(text)
+    found = i18n.words().text(text)
     return found % values if values else found
 
 
 def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
     """The form of ``singular``/``plural`` for ``num`` in the reader's language, with
     ``%(num)s`` and the other ``%(name)s`` filled in."""
-    return words.current().plural(singular, plural, num) % {"num": num, **values}
+    return i18n.words().plural(singular, plural, num) % {"num": num, **values}
 
 
 _ = gettext

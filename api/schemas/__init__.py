@@ -8,6 +8,7 @@ responses are dumped with them, and ``openapi.yaml`` is generated from them.
 * :mod:`api.schemas.rulesets` — the presets, and a house ruleset as a request names it;
 * :mod:`api.schemas.checks` — each check's request and verdict;
 * :mod:`api.schemas.analysis` — the hand analysis;
+* :mod:`api.schemas.sheets` — starting a match sheet, a round's results, and the sheet;
 * :mod:`api.schemas.health` — the health check.
 """
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import fields
 
 from rules import MAX_SEATS, MELD_TYPES
 
-from ..fields import CardList, cards, integer
+from ..fields import CardList, Integer, RequestSchema, cards, in_range, one_of
 from .common import ContractSchema, MeldSchema, jokers_field, round_field
+from .compiled import CompiledSchema
 from .rulesets import ruleset_field
 
 #: A hand to analyse: 12 dealt, one drawn, and every buy's two cards leave room to spare. The
@@ -16,7 +17,7 @@ from .rulesets import ruleset_field
 MAX_ANALYSED_HAND = 30
 
 
-class AnalysisRequestSchema(ma.Schema):
+class AnalysisRequestSchema(RequestSchema):
     ruleset = ruleset_field()
     round = round_field()
     hand = cards(
@@ -25,8 +26,8 @@ class AnalysisRequestSchema(ma.Schema):
         max_items=MAX_ANALYSED_HAND,
         metadata={"description": "Every card the player holds, wild cards included."},
     )
-    players = integer(
-        validate=validate.Range(2, MAX_SEATS),
+    players = Integer(
+        validate=in_range(2, MAX_SEATS),
         metadata={
             "description": "Players at the table (sets the decks and jokers in play); without"
             " it, the largest table the ruleset allows."
@@ -36,7 +37,7 @@ class AnalysisRequestSchema(ma.Schema):
 
 
 class PartialMeldSchema(ma.Schema):
-    type = fields.String(required=True, validate=validate.OneOf(MELD_TYPES))
+    type = fields.String(required=True, validate=one_of(MELD_TYPES))
     cards = CardList(required=True, metadata={"description": "The held cards, in table order."})
     missing = fields.List(
         fields.String(),
@@ -50,15 +51,15 @@ class PartialMeldSchema(ma.Schema):
 
 class ClosestSchema(ma.Schema):
     melds = fields.List(fields.Nested(PartialMeldSchema), required=True)
-    missing = integer(required=True, metadata={"description": "Cards not held that it needs."})
-    complete = integer(required=True, metadata={"description": "Melds with nothing missing."})
+    missing = Integer(required=True, metadata={"description": "Cards not held that it needs."})
+    complete = Integer(required=True, metadata={"description": "Melds with nothing missing."})
     remaining = CardList(required=True)
-    penalty = integer(required=True)
+    penalty = Integer(required=True)
 
 
-class AnalysisSchema(ma.Schema):
+class AnalysisSchema(CompiledSchema):
     can_lay = fields.Boolean(required=True)
-    round = integer(required=True, attribute="round.number")
+    round = Integer(required=True, attribute="round.number")
     contract = fields.Nested(ContractSchema, required=True, attribute="round.contract")
     melds = fields.List(
         fields.Nested(MeldSchema),
@@ -71,7 +72,7 @@ class AnalysisSchema(ma.Schema):
         },
     )
     remaining = CardList(required=True, metadata={"description": "The cards left in hand."})
-    penalty = integer(required=True, metadata={"description": "What `remaining` costs."})
+    penalty = Integer(required=True, metadata={"description": "What `remaining` costs."})
     goes_out = fields.Boolean(required=True)
     needs = fields.List(
         fields.String(),

@@ -5,12 +5,26 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import fields
 
-from rules import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS, ORDERS
+from rules import CONTRACT_DOWN, ENDS, MAX_SEATS, MELD_TYPES, OBLIGATIONS, ORDERS, Violation
+from rules.i18n import N_
 
-from ..fastjson import RequestSchema, ResponseSchema
-from ..fields import CardField, CardList, cards, integer
+from .. import i18n
+from ..fields import (
+    CardField,
+    CardList,
+    Integer,
+    List,
+    Nested,
+    RequestSchema,
+    String,
+    cards,
+    in_range,
+    length,
+    one_of,
+    refusal,
+)
 from .common import (
     MAX_HAND,
     MAX_MELD,
@@ -21,6 +35,7 @@ from .common import (
     jokers_field,
     round_field,
 )
+from .compiled import CompiledSchema
 from .rulesets import ruleset_field
 
 
@@ -28,7 +43,7 @@ def _violations() -> fields.List[Any]:
     return fields.List(fields.Nested(ViolationSchema), required=True)
 
 
-class MeldVerdictSchema(ResponseSchema):
+class MeldVerdictSchema(CompiledSchema):
     """The verdict on one meld is the engine's reading of it: valid, itself, its violations."""
 
     valid = fields.Boolean(required=True)
@@ -39,9 +54,9 @@ class MeldVerdictSchema(ResponseSchema):
         return obj if attr == "meld" else super().get_attribute(obj, attr, default)
 
 
-class ContractVerdictSchema(ResponseSchema):
+class ContractVerdictSchema(CompiledSchema):
     valid = fields.Boolean(required=True)
-    round = integer(required=True, attribute="round.number")
+    round = Integer(required=True, attribute="round.number")
     contract = fields.Nested(ContractSchema, required=True)
     melds = fields.List(fields.Nested(MeldSchema), required=True)
     remaining = CardList(
@@ -60,7 +75,7 @@ class ContractVerdictSchema(ResponseSchema):
     violations = _violations()
 
 
-class LayoffVerdictSchema(ResponseSchema):
+class LayoffVerdictSchema(CompiledSchema):
     valid = fields.Boolean(required=True)
     meld = fields.Nested(
         MeldSchema, required=True, metadata={"description": "The meld with the cards added."}
@@ -68,7 +83,7 @@ class LayoffVerdictSchema(ResponseSchema):
     violations = _violations()
 
 
-class JokerSwapVerdictSchema(ResponseSchema):
+class JokerSwapVerdictSchema(CompiledSchema):
     valid = fields.Boolean(required=True)
     meld = fields.Nested(
         MeldSchema,
@@ -82,7 +97,7 @@ class JokerSwapVerdictSchema(ResponseSchema):
     )
     obligation = fields.String(
         required=True,
-        validate=validate.OneOf(OBLIGATIONS),
+        validate=one_of(OBLIGATIONS),
         metadata={
             "description": "Where the freed wild card must go: into a meld of the player's own"
             " at once, onto the table this turn, or (where the ruleset allows) the hand."
@@ -92,20 +107,26 @@ class JokerSwapVerdictSchema(ResponseSchema):
 
 
 class RefusalSchema(ma.Schema):
-    seat = integer(required=True)
+    seat = Integer(required=True)
     code = fields.String(
         required=True, attribute="violation.code", metadata={"example": "own_discard"}
     )
-    message = fields.String(required=True, attribute="violation.message")
+    message = fields.String(required=True, attribute="violation")
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        if attr == "violation":
+            violation: Violation = obj.violation
+            return i18n.say(violation.words)
+        return super().get_attribute(obj, attr, default)
 
 
-class BuyVerdictSchema(ResponseSchema):
-    winner = integer(
+class BuyVerdictSchema(CompiledSchema):
+    winner = Integer(
         required=True,
         allow_none=True,
         metadata={"description": "The seat that gets the discard; null if nobody may buy it."},
     )
-    penalty_cards = integer(
+    penalty_cards = Integer(
         required=True, metadata={"description": "Cards the winner also takes from the stock."}
     )
     refused = fields.List(
@@ -119,15 +140,15 @@ class PenaltyCardSchema(ma.Schema):
     """One card of a hand and what it costs: the engine's ``(card, points)`` pair."""
 
     card = CardField(required=True)
-    points = integer(required=True)
+    points = Integer(required=True)
 
     def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
         card, points = obj
         return card if attr == "card" else points
 
 
-class PenaltyVerdictSchema(ResponseSchema):
-    total = integer(required=True)
+class PenaltyVerdictSchema(CompiledSchema):
+    total = Integer(required=True)
     cards = fields.List(fields.Nested(PenaltyCardSchema), required=True)
     violations = fields.List(
         fields.Nested(ViolationSchema),
@@ -143,9 +164,9 @@ class PenaltyVerdictSchema(ResponseSchema):
 # --- check requests ------------------------------------------------------------------------
 
 
-def _players() -> fields.Integer:
-    return integer(
-        validate=validate.Range(2, MAX_SEATS),
+def _players() -> Integer:
+    return Integer(
+        validate=in_range(2, MAX_SEATS),
         metadata={
             "description": "Players at the table, within the ruleset's `players` range; it"
             " sets the decks and jokers in play. Without it, the largest table is assumed."
@@ -153,9 +174,9 @@ def _players() -> fields.Integer:
     )
 
 
-def _order(runs: str) -> fields.String:
-    return fields.String(
-        validate=validate.OneOf(ORDERS),
+def _order(runs: str) -> String:
+    return String(
+        validate=one_of(ORDERS),
         metadata={
             "description": f"How {runs} given: `table` (the default), as the cards lie, a run"
             " read in that order; `any`, in any order (tapped on a phone): the referee lays"
@@ -168,14 +189,14 @@ def _order(runs: str) -> fields.String:
     )
 
 
-def _meld_type(description: str) -> fields.String:
-    return fields.String(validate=validate.OneOf(MELD_TYPES), metadata={"description": description})
+def _meld_type(description: str) -> String:
+    return String(validate=one_of(MELD_TYPES), metadata={"description": description})
 
 
-def _contract_down() -> fields.String:
-    return fields.String(
+def _contract_down() -> String:
+    return String(
         required=True,
-        validate=validate.OneOf(CONTRACT_DOWN),
+        validate=one_of(CONTRACT_DOWN),
         metadata={
             "description": "The moment before the move: not down yet, laid earlier on this"
             " turn, or laid on a previous turn."
@@ -203,19 +224,19 @@ class MeldCheckSchema(RequestSchema):
 class ContractCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     round = round_field()
-    melds = fields.List(
+    melds = List(
         cards(min_items=1, max_items=MAX_MELD),
         required=True,
-        validate=validate.Length(min=1, max=MAX_MELDS),
+        validate=length(1, MAX_MELDS),
         metadata={"description": "The melds laid, each in table order."},
     )
     hand = cards(
         max_items=MAX_HAND,
         metadata={"description": "Every card the player holds, the melds' cards included."},
     )
-    types = fields.List(
-        fields.String(validate=validate.OneOf(MELD_TYPES), allow_none=True),
-        validate=validate.Length(max=MAX_MELDS),
+    types = List(
+        String(validate=one_of(MELD_TYPES), allow_none=True),
+        validate=length(high=MAX_MELDS),
         metadata={
             "description": "The type of each meld, where the player declares it (null: read"
             " from the cards)."
@@ -224,8 +245,8 @@ class ContractCheckSchema(RequestSchema):
     players = _players()
     jokers = jokers_field()
     order = _order("each meld's cards are")
-    contract_down = fields.String(
-        validate=validate.OneOf(CONTRACT_DOWN),
+    contract_down = String(
+        validate=one_of(CONTRACT_DOWN),
         metadata={
             "description": "Whether the player's contract is down already, the moment before"
             " this one: `no` (the default); `this_turn` or `earlier_turn` — a contract is laid"
@@ -235,7 +256,7 @@ class ContractCheckSchema(RequestSchema):
     )
 
 
-def _table_meld() -> fields.List[Any]:
+def _table_meld() -> CardList:
     """The meld a lay-off or a joker swap changes, as it lies on the table."""
     return cards(
         required=True,
@@ -259,8 +280,8 @@ class LayoffCheckSchema(RequestSchema):
         },
     )
     contract_down = _contract_down()
-    end = fields.String(
-        validate=validate.OneOf(ENDS),
+    end = String(
+        validate=one_of(ENDS),
         metadata={
             "description": "Where a wild card goes on a run; without it, the high end (the"
             " low end when the high end is an ace)."
@@ -276,8 +297,8 @@ class JokerSwapCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     round = round_field()
     meld = _table_meld()
-    joker = integer(
-        validate=validate.Range(0, MAX_MELD - 1),
+    joker = Integer(
+        validate=in_range(0, MAX_MELD - 1),
         metadata={
             "description": "Position in `meld` of the wild card to take; required when the"
             " meld holds more than one."
@@ -290,47 +311,47 @@ class JokerSwapCheckSchema(RequestSchema):
     jokers = jokers_field()
 
 
-def _seat(description: str, **kwargs: Any) -> fields.Integer:
-    return integer(
-        validate=validate.Range(0, MAX_SEATS - 1),
+def _seat(description: str, **kwargs: Any) -> Integer:
+    return Integer(
+        validate=in_range(0, MAX_SEATS - 1),
         metadata={"description": description},
         **kwargs,
     )
 
 
-BuysUsedSchema = ma.Schema.from_dict(
-    {str(seat): integer(validate=validate.Range(0, 99)) for seat in range(MAX_SEATS)},
+BuysUsedSchema = RequestSchema.from_dict(
+    {str(seat): Integer(validate=in_range(0, 99)) for seat in range(MAX_SEATS)},
     name="BuysUsedSchema",
 )
 
 
-class BuyCheckSchema(ma.Schema):  # its validators and post_load: marshmallow loads it
+class BuyCheckSchema(RequestSchema):
     ruleset = ruleset_field()
     round = round_field()
-    seats = integer(
+    seats = Integer(
         required=True,
-        validate=validate.Range(2, MAX_SEATS),
+        validate=in_range(2, MAX_SEATS),
         metadata={"description": "Players at the table (seats 0 to seats - 1)."},
     )
     on_turn = _seat("The player on turn, who declined the discard.", required=True)
-    callers = fields.List(
+    callers = List(
         _seat("A seat asking to buy."),
         required=True,
-        validate=validate.Length(max=MAX_SEATS - 1),
+        validate=length(high=MAX_SEATS - 1),
         metadata={
             "uniqueItems": True,
             "description": "Seats asking to buy the discard, not including `on_turn`.",
         },
     )
-    buys_used = fields.Nested(
+    buys_used = Nested(
         BuysUsedSchema,
         required=True,
         metadata={"description": "Buys each seat has made this round, by seat number."},
     )
     previous_buyer = _seat("The seat that bought the previous discard, if any.", allow_none=True)
-    down = fields.List(
+    down = List(
         _seat("A seat whose contract is down."),
-        validate=validate.Length(max=MAX_SEATS),
+        validate=length(high=MAX_SEATS),
         metadata={
             "uniqueItems": True,
             "description": "Seats whose contract is on the table (for rulesets where they"
@@ -341,12 +362,12 @@ class BuyCheckSchema(ma.Schema):  # its validators and post_load: marshmallow lo
     @ma.validates("callers")
     def _distinct_callers(self, value: list[int], **kwargs: Any) -> None:
         if len(set(value)) != len(value):
-            raise ma.ValidationError("a seat calls at most once")
+            raise ma.ValidationError(refusal(N_("a seat calls at most once")))
 
     @ma.validates("down")
     def _distinct_down(self, value: list[int], **kwargs: Any) -> None:
         if len(set(value)) != len(value):
-            raise ma.ValidationError("each seat at most once")
+            raise ma.ValidationError(refusal(N_("each seat at most once")))
 
     @ma.post_load
     def _seat_numbers(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

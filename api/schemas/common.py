@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import fields
 
-from rules import MAX_SEATS, MELD_TYPES, Contract, MeldSpec
+from rules import MAX_SEATS, MELD_TYPES, Contract, Meld, MeldSpec, Violation
 
-from ..fields import CardList, integer
+from .. import i18n
+from ..fields import CardList, Integer, in_range, one_of
 
 MAX_HAND = 200
 MAX_MELD = 60
@@ -25,10 +26,10 @@ MAX_MELDS = 12
 MAX_ROUND = 20
 
 
-def jokers_field() -> fields.Integer:
+def jokers_field() -> Integer:
     """How many jokers this table shuffled in (beside ``players``)."""
-    return integer(
-        validate=validate.Range(0, MAX_SEATS),
+    return Integer(
+        validate=in_range(0, MAX_SEATS),
         metadata={
             "description": "How many jokers this table actually shuffled in, within the"
             " ruleset's range for the table size (at least one a deck, at most the ruleset's"
@@ -40,24 +41,29 @@ def jokers_field() -> fields.Integer:
     )
 
 
-def round_field() -> fields.Integer:
-    return integer(
+def round_field() -> Integer:
+    return Integer(
         required=True,
-        validate=validate.Range(1, MAX_ROUND),
+        validate=in_range(1, MAX_ROUND),
         metadata={"description": "A round of the ruleset (1 to its `round_count`).", "example": 2},
     )
 
 
 class MeldSpecSchema(ma.Schema):
-    type = fields.String(required=True, validate=validate.OneOf(MELD_TYPES))
-    min = integer(required=True)
+    type = fields.String(required=True, validate=one_of(MELD_TYPES))
+    min = Integer(required=True)
+
+
+def contract_text(contract: Contract | Mapping[str, Any]) -> str:
+    """A contract's words in the answer's language, made once per language, from the engine's
+    value or its stored form (a ruleset's rounds as ``Ruleset.as_dict`` writes them)."""
+    if not isinstance(contract, Contract):
+        contract = Contract(tuple(MeldSpec(m["type"], m["min"]) for m in contract["melds"]))
+    words = i18n.words()
+    return words.remember(("contract", contract), lambda: words.phrase(contract.words))
 
 
 class ContractSchema(ma.Schema):
-    #: A round's contract is part of its ruleset, which never changes once made: the fast
-    #: path (api.fastjson) writes each contract's text once.
-    values_never_change = True
-
     melds = fields.List(fields.Nested(MeldSpecSchema), required=True)
     text = fields.String(
         required=True,
@@ -71,20 +77,13 @@ class ContractSchema(ma.Schema):
         return contract_text(obj) if attr == "text" else super().get_attribute(obj, attr, default)
 
 
-def contract_text(contract: Contract | Mapping[str, Any]) -> str:
-    """A contract's words in the reader's language, from the engine's value or its stored form."""
-    if not isinstance(contract, Contract):
-        contract = Contract(tuple(MeldSpec(m["type"], m["min"]) for m in contract["melds"]))
-    return contract.label
-
-
 # --- verdicts ------------------------------------------------------------------------------
 
 
 class ViolationSchema(ma.Schema):
     code = fields.String(required=True, metadata={"example": "run_not_consecutive"})
     message = fields.String(required=True)
-    meld = integer(
+    meld = Integer(
         required=True,
         allow_none=True,
         metadata={"description": "Index of the meld in the request, when one is at fault."},
@@ -95,9 +94,14 @@ class ViolationSchema(ma.Schema):
         metadata={"description": "The card at fault, canonical, when there is one."},
     )
 
+    def get_attribute(self, obj: Violation, attr: str, default: Any) -> Any:
+        if attr == "message":
+            return i18n.say(obj.words)
+        return super().get_attribute(obj, attr, default)
+
 
 class WildSchema(ma.Schema):
-    index = integer(
+    index = Integer(
         required=True, metadata={"description": "Position of the wild card in `cards`."}
     )
     stands_for = fields.String(
@@ -110,18 +114,18 @@ class WildSchema(ma.Schema):
     )
 
 
-def _suit(meld: Any) -> str | None:
+def _suit(meld: Meld) -> str | None:
     return None if meld.suit is None else str(meld.suit.value)
 
 
-def _rank(meld: Any) -> str | None:
+def _rank(meld: Meld) -> str | None:
     return None if meld.rank is None else str(meld.rank.symbol)
 
 
 class MeldSchema(ma.Schema):
     """A meld as the referee reads it."""
 
-    type = fields.String(required=True, validate=validate.OneOf(MELD_TYPES))
+    type = fields.String(required=True, validate=one_of(MELD_TYPES))
     suit = fields.Function(
         _suit,
         required=True,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import marshmallow as ma
 from marshmallow import fields
 
+from .compiled import CompiledSchema
 
-class HealthSchema(ma.Schema):
+
+class HealthSchema(CompiledSchema):
     status = fields.String(required=True, metadata={"example": "ok"})
     database = fields.String(
         required=True, metadata={"description": "The database answered.", "example": "ok"}

@@ -10,10 +10,26 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from rules import PARAMETERS, PRESETS
+from rules.i18n import N_
 from rules.ruleset import STORED
 
-from ..fields import RulesetField, StrictBoolean, integer
+from ..fields import (
+    Boolean,
+    Dict,
+    Integer,
+    List,
+    Nested,
+    RequestSchema,
+    RulesetField,
+    String,
+    in_range,
+    lazy_refusal,
+    length,
+    matching,
+    one_of,
+)
 from .common import ContractSchema
+from .compiled import CompiledSchema
 
 # --- the engine's schemas as marshmallow fields ---------------------------------------------
 #
@@ -33,29 +49,27 @@ def field_for(schema: Mapping[str, Any], **options: Any) -> fields.Field[Any]:
     options = {"metadata": metadata, "allow_none": bool(schema.get("nullable")), **options}
     kind = schema["type"]
     if kind == "boolean":
-        return StrictBoolean(**options)
+        return Boolean(**options)
     if kind == "integer":
-        return integer(
-            validate=validate.Range(schema.get("minimum"), schema.get("maximum")), **options
-        )
+        return Integer(validate=in_range(schema.get("minimum"), schema.get("maximum")), **options)
     if kind == "string":
         checks: list[validate.Validator] = []
         if "enum" in schema:
-            checks.append(validate.OneOf(schema["enum"]))
+            checks.append(one_of(schema["enum"]))
         if "pattern" in schema:
-            checks.append(validate.Regexp(schema["pattern"]))
+            checks.append(matching(schema["pattern"]))
         if "minLength" in schema or "maxLength" in schema:
-            checks.append(validate.Length(schema.get("minLength"), schema.get("maxLength")))
-        return fields.String(validate=checks, **options)
+            checks.append(length(schema.get("minLength"), schema.get("maxLength")))
+        return String(validate=checks, **options)
     if kind == "array":
-        return fields.List(
+        return List(
             field_for(schema["items"]),
-            validate=validate.Length(schema.get("minItems"), schema.get("maxItems")),
+            validate=length(schema.get("minItems"), schema.get("maxItems")),
             **options,
         )
     if "properties" in schema:
-        return fields.Nested(shape(schema), **options)
-    return fields.Dict(**options)
+        return Nested(shape(schema), **options)
+    return Dict(**options)
 
 
 def shape(schema: Mapping[str, Any]) -> type[ma.Schema]:
@@ -63,7 +77,7 @@ def shape(schema: Mapping[str, Any]) -> type[ma.Schema]:
     title = schema["title"]
     if title not in SHAPES:
         required = set(schema.get("required", ()))
-        SHAPES[title] = ma.Schema.from_dict(
+        SHAPES[title] = RequestSchema.from_dict(
             {
                 name: field_for(value, required=name in required)
                 for name, value in schema["properties"].items()
@@ -75,20 +89,23 @@ def shape(schema: Mapping[str, Any]) -> type[ma.Schema]:
 
 # --- house rulesets ------------------------------------------------------------------------
 
-HouseOptionsSchema = ma.Schema.from_dict(
+HouseOptionsSchema = RequestSchema.from_dict(
     {name: field_for(parameter.json_schema()) for name, parameter in PARAMETERS.items()},
     name="HouseOptionsSchema",
 )
 HouseOptionsSchema.error_messages = {
-    "unknown": "unknown option; the options are: " + ", ".join(sorted(PARAMETERS))
+    **RequestSchema.error_messages,
+    "unknown": lazy_refusal(
+        N_("unknown option; the options are: {options}"), options=", ".join(sorted(PARAMETERS))
+    ),
 }
 
 
-class HouseRulesetSchema(ma.Schema):
+class HouseRulesetSchema(RequestSchema):
     """A preset with some of its parameters replaced."""
 
-    base = fields.String(required=True, validate=validate.OneOf(list(PRESETS)))
-    options = fields.Nested(
+    base = String(required=True, validate=one_of(list(PRESETS)))
+    options = Nested(
         HouseOptionsSchema,
         metadata={"description": "Parameters to replace; `GET /v1/rulesets/{id}` shows them."},
     )
@@ -116,13 +133,13 @@ def _shown(key: str, example: Any = None) -> fields.Field[Any]:
     return field_for(schema, required=True)
 
 
-RulesetSummarySchema = ma.Schema.from_dict(
+RulesetSummarySchema = CompiledSchema.from_dict(
     {key: _shown(key, example) for key, example in SUMMARY.items()},
     name="RulesetSummarySchema",
 )
 
 
-class RulesetListSchema(ma.Schema):
+class RulesetListSchema(CompiledSchema):
     rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
 
 
@@ -131,7 +148,7 @@ class HouseOptionSchema(ma.Schema):
 
     name = fields.String(
         required=True,
-        validate=validate.OneOf(list(PARAMETERS)),
+        validate=one_of(list(PARAMETERS)),
         metadata={"description": "The option's name: a key of `options`.", "example": "buy_limit"},
     )
     schema = fields.Dict(

@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 
 from api import create_app
 from api.config import Config, ConfigError, env_bool, env_int
-from api.fastjson import FastJSONProvider
+from api.json_provider import JSONProvider
 
 
 def test_config_from_a_mapping() -> None:
@@ -33,13 +33,21 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     assert app.config["LOG_LEVEL"] == "WARNING"
 
 
-def test_the_fast_path_is_switched_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert isinstance(create_app().json, FastJSONProvider)  # on by default
-    monkeypatch.setenv("FAST_JSON", "off")
-    app = create_app()
-    assert app.config["FAST_JSON"] is False
-    assert not isinstance(app.json, FastJSONProvider)
-    assert isinstance(create_app({"FAST_JSON": True}).json, FastJSONProvider)
+def test_the_app_writes_json_with_its_provider(client: FlaskClient) -> None:
+    assert isinstance(create_app().json, JSONProvider)
+    answer = client.post(
+        "/v1/matches", json={"ruleset": "liverpool", "players": ["Åse", "Bø", "Ünal"]}
+    )
+    # Compact UTF-8, the keys in the schema's order, and a final newline.
+    assert answer.get_data().startswith(b'{"id":')
+    assert '"name":"Åse"'.encode() in answer.get_data()
+    assert answer.get_data().endswith(b"}\n")
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_an_sqlite_database_in_memory_is_refused_by_name(url: str) -> None:
+    with pytest.raises(ConfigError, match="in memory"):
+        create_app({"DATABASE_URL": url})
 
 
 def test_a_bad_setting_stops_the_app(monkeypatch: pytest.MonkeyPatch) -> None:

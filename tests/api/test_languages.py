@@ -9,13 +9,17 @@ every kind of answer, and changes no code, card, key or verdict.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
+import marshmallow as ma
 import pytest
 from flask.testing import FlaskClient
 
+import api.fields
+import rules
 from api import i18n
-from rules import i18n as words
+from api.schemas import analysis, checks, rulesets, sheets
 
 SHORT_SET = {
     "ruleset": "liverpool",
@@ -402,29 +406,102 @@ def test_codes_cards_keys_and_verdicts_never_change_with_the_language(
 
 
 @pytest.mark.parametrize(
-    ("english", "german"),
+    ("path", "body", "german"),
     [
-        ("Must be one of: set, run.", "Muss eines von diesen sein: set, run."),
+        (  # a validator of marshmallow's, its message given in the catalog's words
+            "/v1/checks/meld",
+            {"ruleset": "liverpool", "cards": ["7H", "7S", "7D"], "type": "book"},
+            "Muss eines von diesen sein: set, run.",
+        ),
         (
-            "Must be greater than or equal to 1 and less than or equal to 20.",
+            "/v1/checks/meld",
+            {"ruleset": "liverpool", "cards": ["7H", "7S", "7D"], "players": 1},
+            "Muss mindestens 2 und höchstens 12 sein.",
+        ),
+        (
+            "/v1/checks/meld",
+            {"ruleset": {"base": "liverpool", "options": {"buy_limit": 0}}, "cards": ["7H"]},
             "Muss mindestens 1 und höchstens 20 sein.",
         ),
-        (
-            "not a contract: '9 sets' (counts 1-6, sizes 1-13)",
-            "kein Kontrakt: '9 sets' (Anzahlen 1-6, Größen 1-13)",
+        (  # the engine's refusals: a template and its facts
+            "/v1/checks/contract",
+            {"ruleset": "liverpool", "round": 9, "melds": [["7H", "7S", "7D"]]},
+            "'liverpool' hat die Runden 1 bis 7, nicht 9",
         ),
         (
-            "unknown ruleset 'rummikub'; the presets are: liverpool, may-i",
-            "unbekanntes Regelwerk 'rummikub'; die Voreinstellungen sind: liverpool, may-i",
+            "/v1/checks/meld",
+            {"ruleset": "rummikub", "cards": ["7H", "7S", "7D"]},
+            "unbekanntes Regelwerk 'rummikub'; die Voreinstellungen sind: liverpool,",
         ),
-        (
-            "buy_limit must be a whole number from 1 to 20, not 0",
-            "buy_limit muss eine ganze Zahl von 1 bis 20 sein, nicht 0",
+        (  # a field no request has, and one that is not a list
+            "/v1/checks/meld",
+            {"ruleset": "liverpool", "cards": ["7H", "7S", "7D"], "colour": "red"},
+            "Unbekanntes Feld.",
         ),
-        # No template: left as it is, never half-matched by a page's text like "{rank}.".
-        ("A conflict happened.", "A conflict happened."),
+        ("/v1/checks/meld", {"ruleset": "liverpool", "cards": "7H"}, "Keine gültige Liste."),
     ],
 )
-def test_an_english_error_is_recognised_by_its_template(english: str, german: str) -> None:
-    with words.speaking(i18n.language("de")):
-        assert i18n.translated(english) == german
+def test_a_refusal_is_written_in_the_readers_language(
+    client: FlaskClient, path: str, body: dict[str, Any], german: str
+) -> None:
+    answer = client.post(path, json=body, headers=_in("de"))
+    assert answer.status_code == 422
+    messages = [error["message"] for error in answer.get_json()["errors"]]
+    assert any(message.startswith(german) for message in messages), messages
+
+
+def test_an_engine_value_reads_the_same_whatever_request_came_before(client: FlaskClient) -> None:
+    """The engine writes no language of its own: a violation, a contract and an error read in
+    English in a shell, before and after a German request."""
+    ruleset = rules.find_ruleset("progressive")
+    verdict = rules.check_contract(ruleset, 1, [rules.parse_cards(["7H", "7S"])])
+    error = pytest.raises(rules.RulesError, rules.Card.parse, "ZZ").value
+    before = [v.message for v in verdict.violations], verdict.round.contract.text, str(error)
+    german = client.post(
+        "/v1/checks/contract",
+        json={"ruleset": "progressive", "round": 1, "melds": [["7H", "7S"]]},
+        headers=_in("de"),
+    )
+    assert "Satz" in german.get_data(as_text=True)
+    after = [v.message for v in verdict.violations], verdict.round.contract.text, str(error)
+    assert before == after
+    assert before[0][0] == "a set needs at least 3 cards; this one has 2"
+    assert before[1:] == ("2 sets", "not a card: 'ZZ'")
+
+
+def _fields(schema: ma.Schema) -> Iterator[tuple[str, ma.fields.Field[Any]]]:
+    for name, field in schema.load_fields.items():
+        yield f"{type(schema).__name__}.{name}", field
+        inner = getattr(field, "inner", None)
+        if inner is not None:
+            yield f"{type(schema).__name__}.{name}[]", inner
+            field = inner
+        if isinstance(field, ma.fields.Nested):
+            yield from _fields(field.schema)
+
+
+REQUESTS = [
+    checks.MeldCheckSchema,
+    checks.ContractCheckSchema,
+    checks.LayoffCheckSchema,
+    checks.JokerSwapCheckSchema,
+    checks.BuyCheckSchema,
+    checks.HandPenaltySchema,
+    analysis.AnalysisRequestSchema,
+    sheets.MatchCreateSchema,
+    sheets.RoundWriteSchema,
+    rulesets.HouseRulesetSchema,
+]
+
+
+@pytest.mark.parametrize("schema", REQUESTS, ids=lambda schema: schema.__name__)
+def test_every_request_field_refuses_in_the_readers_language(schema: type[ma.Schema]) -> None:
+    """A request is read only by fields and validators whose messages are the catalog's: no
+    English of marshmallow's can reach a reader of another language."""
+    for name, field in _fields(schema()):
+        assert type(field).__module__ == "api.fields", name
+        for validator in field.validators:
+            if isinstance(validator, ma.validate.Validator):
+                assert validator.error is not None, (name, validator)
+    for nested in (schema(), rulesets.HouseOptionsSchema()):
+        assert isinstance(nested, api.fields.RequestSchema)

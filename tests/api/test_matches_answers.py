@@ -64,7 +64,7 @@ class Table:
                 if name in body:
                     self.secrets.setdefault(body[name], f"<{name} {len(self.secrets)}>")
             if "ruleset" in body:
-                ruleset = json.dumps(body["ruleset"])
+                ruleset = json.dumps(body["ruleset"], separators=(",", ":"), ensure_ascii=False)
                 assert ruleset in text
                 text = text.replace(ruleset, '"<ruleset>"')
         for secret, placeholder in self.secrets.items():
@@ -211,37 +211,6 @@ def kept() -> dict[str, Any]:
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 def test_the_answers_are_the_kept_ones(backend_client: FlaskClient, scenario: str) -> None:
     answers = play(backend_client, scenario)
-    expected = kept()[scenario]
-    assert [a["request"] for a in answers] == [e["request"] for e in expected]
-    for answer, wanted in zip(answers, expected, strict=True):
-        assert answer == wanted, answer["request"]
-
-
-@pytest.fixture
-def stock_backend_app(fresh_database_url: str) -> Iterator[Flask]:
-    """The app with ``FAST_JSON`` off (marshmallow and Flask alone) on a database of its own
-    on each backend: the scenarios' Idempotency-Key is new to it."""
-    from api import create_app
-    from api.storage import migrate
-
-    migrate(fresh_database_url)
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": fresh_database_url,
-            "FAST_JSON": False,
-            "RATELIMIT_ENABLED": False,
-        }
-    )
-    yield app
-    app.extensions["database"].dispose()
-
-
-@pytest.mark.parametrize("scenario", list(SCENARIOS))
-def test_the_stock_path_answers_the_kept_ones_too(stock_backend_app: Flask, scenario: str) -> None:
-    """The answers above come from the fast path (``FAST_JSON``, on by default): with it off,
-    marshmallow's dump of the sheets writes the same bytes."""
-    answers = play(stock_backend_app.test_client(), scenario)
     expected = kept()[scenario]
     assert [a["request"] for a in answers] == [e["request"] for e in expected]
     for answer, wanted in zip(answers, expected, strict=True):

@@ -145,14 +145,14 @@ def test_the_resolved_ruleset_is_stored_with_the_sheet(backend_client: FlaskClie
 def test_a_bad_sheet_is_refused_and_nothing_is_stored(
     backend_client: FlaskClient, backend_app: Flask, body: dict[str, Any], field: str
 ) -> None:
-    before = _count(backend_app, "matches")
+    before = _count(backend_app, "sheets")
     answer = backend_client.post(
         "/v1/matches", json={"ruleset": "liverpool", "players": ["A", "B", "C"], **body}
     )
     assert answer.status_code == 422
     assert answer.mimetype == PROBLEM
     assert field in fields(answer)
-    assert _count(backend_app, "matches") == before
+    assert _count(backend_app, "sheets") == before
 
 
 def test_an_unknown_sheet_is_404(backend_client: FlaskClient) -> None:
@@ -252,7 +252,8 @@ def test_if_match_makes_a_write_conditional(backend_client: FlaskClient) -> None
         ("*", 200),
         ('"2"', 412),
         ('"01"', 412),  # not a tag this API made
-        ("1", 412),  # unquoted: not an entity tag
+        ("1", 200),  # the version alone: the quotes forgotten, read as its ETag
+        ("2", 412),
     ],
 )
 def test_if_match_names_the_versions_a_write_was_meant_for(
@@ -465,7 +466,7 @@ def test_deleting_a_sheet(backend_client: FlaskClient, backend_app: Flask) -> No
     assert late.status_code == 404
     with backend_app.extensions["database"].transaction() as connection:
         left = connection.execute(
-            text("SELECT count(*) FROM matches WHERE id = :id"), {"id": sheet["id"]}
+            text("SELECT count(*) FROM sheets WHERE id = :id"), {"id": sheet["id"]}
         ).scalar_one()
     assert left == 0
 
@@ -584,7 +585,7 @@ def test_every_formula_trigger_is_escaped_in_the_csv(
 def test_tab_and_carriage_return_are_escaped_too(trigger: str) -> None:
     """A tab or CR cannot start a name (control characters are refused, and names are trimmed),
     but the spreadsheet writer escapes whatever it is given."""
-    from api.matches import _cell
+    from api.sheets import _cell
 
     assert _cell(f"{trigger}=1+1") == f"'{trigger}=1+1"
     assert _cell("Ann") == "Ann"
@@ -642,14 +643,14 @@ def test_a_name_that_cannot_be_told_is_refused(backend_client: FlaskClient, name
 def test_a_lone_surrogate_never_reaches_storage(
     backend_client: FlaskClient, backend_app: Flask
 ) -> None:
-    before = _count(backend_app, "matches")
+    before = _count(backend_app, "sheets")
     body = '{"ruleset": "liverpool", "players": ["Ann", "B\\ud800b", "Cleo"]}'
     answer = backend_client.post(
         "/v1/matches", data=body, headers={"Content-Type": "application/json"}
     )
     assert answer.status_code == 422 and fields(answer) == ["players.1"]
     assert "U+D800" in answer.get_json()["errors"][0]["message"]
-    assert _count(backend_app, "matches") == before
+    assert _count(backend_app, "sheets") == before
 
 
 @pytest.mark.parametrize(
@@ -776,19 +777,19 @@ def test_a_retry_with_the_same_key_answers_the_same_sheet(
 ) -> None:
     body = {"ruleset": "liverpool", "players": ["A", "B", "C"]}
     headers = {"Idempotency-Key": "6f1d2c8e-4a8b-4e0a-9f1c-2b7d5e3a9c10"}
-    before = _count(backend_app, "matches")
+    before = _count(backend_app, "sheets")
     first = backend_client.post("/v1/matches", json=body, headers=headers)
     again = backend_client.post("/v1/matches", json=body, headers=headers)
     assert first.status_code == again.status_code == 201
     assert again.get_json() == first.get_json()
     assert again.get_json()["edit_token"] == first.get_json()["edit_token"]
     assert again.headers["Location"] == first.headers["Location"]
-    assert _count(backend_app, "matches") == before + 1
+    assert _count(backend_app, "sheets") == before + 1
     other = backend_client.post(
         "/v1/matches", json={**body, "players": ["A", "B", "D"]}, headers=headers
     )
     assert other.status_code == 422 and other.mimetype == PROBLEM
-    assert _count(backend_app, "matches") == before + 1
+    assert _count(backend_app, "sheets") == before + 1
 
 
 def test_a_retry_says_the_language_the_first_answer_was_written_in(
@@ -817,7 +818,7 @@ def test_a_key_still_being_served_answers_409(
     key = "d3b07384-d113-4ec6-a1b2-7c0e8f9a1b2c"
     body = {"ruleset": "liverpool", "players": ["A", "B", "C"]}
     with backend_app.extensions["database"].transaction(write=True) as connection:
-        assert idempotency.claim(connection, key, body) is None
+        assert idempotency.reserve(connection, key, body) is None
     answer = backend_client.post("/v1/matches", json=body, headers={"Idempotency-Key": key})
     assert answer.status_code == 409 and answer.mimetype == PROBLEM
 
@@ -849,11 +850,11 @@ def test_the_edit_token_is_stored_only_as_a_hash(
     token = answer["edit_token"]
     with backend_app.extensions["database"].transaction() as connection:
         stored = connection.execute(
-            text("SELECT edit_token_hash FROM matches WHERE id = :id"), {"id": answer["id"]}
+            text("SELECT edit_token_hash FROM sheets WHERE id = :id"), {"id": answer["id"]}
         ).scalar_one()
         dump = " ".join(
             str(row)
-            for table in ("matches", "idempotency_keys")
+            for table in ("sheets", "idempotency_keys")
             for row in connection.execute(text(f"SELECT * FROM {table}")).all()
         )
     assert stored == hashlib.sha256(token.encode()).hexdigest()

@@ -17,9 +17,9 @@ from sqlalchemy import select, update
 
 from api import create_app
 from api.config import ConfigError
-from api.observability import access_log
+from api.observability import access_log, formatter
 from api.storage import migrate
-from api.storage.tables import matches
+from api.storage.tables import sheets
 
 CHECK = {"ruleset": "liverpool", "cards": ["7H", "7S", "7D"]}
 SHEET = {"ruleset": "liverpool", "players": ["Ann", "Bob", "Cleo"]}
@@ -50,12 +50,15 @@ def ops(ops_app: Flask) -> FlaskClient:
 
 
 class Lines(logging.Handler):
+    """The access log's lines, as its formatter writes them."""
+
     def __init__(self) -> None:
         super().__init__()
+        self.setFormatter(formatter())
         self.lines: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
+        self.lines.append(self.format(record))
 
 
 @pytest.fixture
@@ -289,7 +292,7 @@ def test_the_purge_command_deletes_old_sheets_and_says_so(ops_app: Flask, ops: F
     long_ago = datetime.now(UTC) - timedelta(days=401)
     with storage.transaction(write=True) as connection:
         connection.execute(
-            update(matches).where(matches.c.id == old["id"]).values(updated_at=long_ago)
+            update(sheets).where(sheets.c.id == old["id"]).values(updated_at=long_ago)
         )
     result = ops_app.test_cli_runner().invoke(args=["sheets", "purge"])
     assert result.exit_code == 0, result.output
@@ -297,7 +300,7 @@ def test_the_purge_command_deletes_old_sheets_and_says_so(ops_app: Flask, ops: F
         r"purged 1 sheets untouched since \S+ and 0 expired idempotency keys\n", result.output
     )
     with storage.transaction() as connection:
-        left = set(connection.execute(select(matches.c.id)).scalars())
+        left = set(connection.execute(select(sheets.c.id)).scalars())
     assert old["id"] not in left and new["id"] in left
     assert ops.get(f"/v1/matches/{old['id']}").status_code == 404
     days = ops_app.test_cli_runner().invoke(args=["sheets", "purge", "--days", "0"])

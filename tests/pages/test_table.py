@@ -305,11 +305,9 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     check_accessibility(page, "start page, with a sheet")
 
     # An address that names no sheet says so, in words.
-    page.goto(f"{server}/m/NoSuchSheetAtAll")
-    page.wait_for_function(
-        "() => document.getElementById('sheet-status').textContent.includes('no sheet')"
-    )
-    assert page.is_hidden("#entry") and page.is_hidden("#share")
+    answer = page.goto(f"{server}/m/NoSuchSheetAtAll")
+    assert answer is not None and answer.status == 404
+    assert "There is no match sheet at this address" in page.inner_text("main")
 
     # Every write carried the edit token and the ETag it was based on; the sheet was created
     # with an Idempotency-Key; the view phone polled with If-None-Match and was answered 304.

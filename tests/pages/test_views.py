@@ -17,7 +17,8 @@ from api.pages.texts import script_texts
 from rules import PRESETS
 
 STATIC = Path(__file__).resolve().parents[2] / "api" / "pages" / "static"
-PAGES = ["/", "/m/AbCdEfGhIjKlMnOpQrStUv", "/rulesets/liverpool/sheet"]
+#: A sheet's page is asked for by its id, made for each test (``page_path``).
+PAGES = ["/", "/m/<sheet>", "/rulesets/liverpool/sheet"]
 MOST_PAGE_BYTES = 100 * 1024
 
 
@@ -50,6 +51,27 @@ class Markup(HTMLParser):
             self.refused.append("<style>")
 
 
+@pytest.fixture
+def page_path(client: FlaskClient) -> Any:
+    """A page's path, a sheet's made for the test: a sheet's page is there only for a sheet."""
+
+    def made(path: str) -> str:
+        if "<sheet>" not in path:
+            return path
+        answer = client.post(
+            "/v1/matches", json={"ruleset": "liverpool", "players": ["A", "B", "C"]}
+        )
+        return path.replace("<sheet>", answer.get_json()["id"])
+
+    return made
+
+
+def test_a_sheet_that_is_not_there_has_no_page(client: FlaskClient) -> None:
+    answer = get(client, "/m/AbCdEfGhIjKlMnOpQrStUv")
+    assert answer.status_code == 404 and answer.mimetype == "text/html"
+    assert get(client, "/m/not*an*id").status_code == 404
+
+
 def read(client: FlaskClient, path: str) -> Markup:
     answer = get(client, path)
     assert answer.status_code == 200, path
@@ -59,7 +81,8 @@ def read(client: FlaskClient, path: str) -> Markup:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_a_page_is_revalidated_by_its_etag(client: FlaskClient, path: str) -> None:
+def test_a_page_is_revalidated_by_its_etag(client: FlaskClient, page_path: Any, path: str) -> None:
+    path = page_path(path)
     answer = get(client, path)
     assert answer.status_code == 200
     assert answer.mimetype == "text/html"
@@ -70,8 +93,10 @@ def test_a_page_is_revalidated_by_its_etag(client: FlaskClient, path: str) -> No
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_a_page_holds_nothing_a_strict_policy_refuses(client: FlaskClient, path: str) -> None:
-    markup = read(client, path)
+def test_a_page_holds_nothing_a_strict_policy_refuses(
+    client: FlaskClient, page_path: Any, path: str
+) -> None:
+    markup = read(client, page_path(path))
     assert markup.refused == []
     # Everything is served by this origin: the table may have no internet. (The language
     # switch's links are the page itself with another ?lang=.)
@@ -114,7 +139,10 @@ def _with_imports(client: FlaskClient, link: str, seen: set[str]) -> int:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_each_page_with_all_it_loads_weighs_under_100_kb(client: FlaskClient, path: str) -> None:
+def test_each_page_with_all_it_loads_weighs_under_100_kb(
+    client: FlaskClient, page_path: Any, path: str
+) -> None:
+    path = page_path(path)
     seen: set[str] = set()
     total = len(get(client, path).data)
     links = [link for link in read(client, path).links if link.startswith("/assets/")]

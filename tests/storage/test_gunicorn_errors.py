@@ -2,7 +2,9 @@
 
 docs/api.md: "Every error is `application/problem+json` … No error ever answers HTML." gunicorn
 itself refuses a request line past 4094 bytes (414), a header past 8190 bytes (431) and a
-request it cannot parse (400), with an HTML page of its own unless told otherwise.
+request it cannot parse (400), with an HTML page of its own; the service's worker class
+(api.serving.ProblemWorker) writes a problem document instead, which says what kind of request
+it was and never repeats it.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import socket
 from typing import Any
 
 import pytest
+from gunicorn.http import errors
 
-from api.serving import problem_bytes
+from api.serving import problem_bytes, refusal
 
 pytestmark = pytest.mark.server
 
@@ -62,6 +65,8 @@ def test_gunicorns_own_refusals_are_problem_documents(port: int, raw: bytes, sta
     assert problem["status"] == status and problem["type"] == "about:blank"
     assert problem["title"] and problem["detail"]
     assert b"<html" not in body.lower()
+    # What was sent is never repeated: a request line can hold a token in its query string.
+    assert b"aaaa" not in body and b"bbbb" not in body and b"GARBAGE" not in body
 
 
 def test_the_app_still_answers_on_that_server(port: int) -> None:
@@ -69,15 +74,32 @@ def test_the_app_still_answers_on_that_server(port: int) -> None:
     assert status == 200 and headers["content-type"] == "application/json"
 
 
-def test_a_problem_keeps_gunicorns_detail_and_escapes_it() -> None:
-    raw = problem_bytes(431, "Request Header Fields Too Large", 'header "X-Big" </html>')
+def test_a_problem_document_has_the_shape_of_the_apps() -> None:
+    raw = problem_bytes(431, 'header "X-Big" </html>')
     head, _, body = raw.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
-    assert json.loads(body)["detail"] == 'header "X-Big" </html>'
-    odd = json.loads(problem_bytes(599, "Odd Status", "").partition(b"\r\n\r\n")[2])
-    assert odd == {
+    assert json.loads(body) == {
         "type": "about:blank",
-        "title": "Odd Status",
-        "status": 599,
-        "detail": "Odd Status",
+        "title": "Request Header Fields Too Large",
+        "status": 431,
+        "detail": 'header "X-Big" </html>',
     }
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "detail"),
+    [
+        (errors.LimitRequestLine(5000, 4094), 414, "limit request line"),
+        (errors.LimitRequestHeaders("too many"), 431, "limit request headers"),
+        (errors.InvalidRequestLine("GET /?token=s3cr3t"), 400, "invalid request line"),
+        (errors.InvalidHeaderName("Bad Header"), 400, "invalid header name"),
+        (errors.InvalidResponseHeaderName("x"), 500, "the server could not answer"),
+        (RuntimeError("a bug"), 500, "the server could not answer"),
+    ],
+)
+def test_each_refusal_says_what_kind_of_request_it_was(
+    error: Exception, status: int, detail: str
+) -> None:
+    assert refusal(error)[0] == status
+    assert detail in refusal(error)[1]
+    assert "s3cr3t" not in refusal(error)[1]

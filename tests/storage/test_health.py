@@ -115,7 +115,7 @@ def test_a_replaced_sqlite_file_is_the_one_written(
     assert client.put(f"{sheet}/rounds/1", json=ROUND, headers=auth).status_code == 404
     again, _ = start_sheet(client)
     with sqlite3.connect(path) as restored:
-        ids = [row[0] for row in restored.execute("SELECT id FROM matches")]
+        ids = [row[0] for row in restored.execute("SELECT id FROM sheets")]
     assert ids == [again.rsplit("/", 1)[1]]
 
 
@@ -193,7 +193,7 @@ def test_a_processs_sqlite_writers_take_turns_and_wait_at_most_the_busy_timeout(
         # A reader never queues behind the writer.
         started = time.monotonic()
         with storage.transaction() as connection:
-            assert connection.execute(text("SELECT count(*) FROM matches")).scalar() == 0
+            assert connection.execute(text("SELECT count(*) FROM sheets")).scalar() == 0
         assert time.monotonic() - started < 0.5
         # Queued behind a writer that finishes in time, the next one gets its turn at once.
         threading.Timer(0.3, done.set).start()

@@ -10,7 +10,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text, inspect
+from sqlalchemy import inspect, text
 
 from api import create_app
 from api.storage import Storage, StorageUnavailable, make_engine, migrate

@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from contract_check import HAND, MELDS  # noqa: E402 (bench/ is on the path of its scripts)
+from contract_check import HAND, MELDS
 
-from rules import DECK, JOKER, Card, Ruleset, check_contract, find_ruleset, parse_cards  # noqa: E402
-from rules.analysis import analyse_hand  # noqa: E402
+from rules import DECK, JOKER, Card, Ruleset, check_contract, find_ruleset, parse_cards
+from rules.analysis import analyse_hand
 
 Case = tuple[Ruleset, int, int | None, list[Card]]
 

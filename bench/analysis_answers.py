@@ -22,9 +22,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis import typical_hands, worst_hands  # noqa: E402 (bench/ is on the path)
+from analysis import typical_hands, worst_hands
 
-from rules import (  # noqa: E402
+from rules import (
     DECK,
     JOKER,
     PRESETS,
@@ -35,7 +35,7 @@ from rules import (  # noqa: E402
     Suit,
     resolve_ruleset,
 )
-from rules.analysis import Analysis, analyse_hand  # noqa: E402
+from rules.analysis import Analysis, analyse_hand
 
 Case = tuple[Ruleset, int, int | None, list[Card]]
 
@@ -102,7 +102,7 @@ def contract_hand(
         if meld.type == "set":
             rank = rng.choice(naturals)
             suits = rng.sample(list(Suit), 4)
-            cards = [Card(rank, suits[i % 4]) for i in range(size)]
+            cards: list[Card] = [Card(rank, suits[i % 4]) for i in range(size)]
         else:
             suit = rng.choice(list(Suit))
             low = rng.randint(1, max(1, 15 - size))

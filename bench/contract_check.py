@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import check_contract, find_ruleset, parse_cards  # noqa: E402
+from rules import check_contract, find_ruleset, parse_cards
 
 MELDS = [["9S", "9H", "JK"], ["4H", "JK", "6H", "7H"], ["8C", "9C", "10C", "JC"]]
 HAND = [card for meld in MELDS for card in meld] + ["KD"]

@@ -91,9 +91,7 @@ def gunicorn(
     ]
     # The servers' output (each request's access-log line among it) goes to a file, as in a
     # deployment, not to the terminal, whose speed would be measured too.
-    log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below
-        prefix=f"bench-{name}-", suffix=".log", delete=False
-    )
+    log = tempfile.NamedTemporaryFile(prefix=f"bench-{name}-", suffix=".log", delete=False)
     process = subprocess.Popen(
         command,
         cwd=ROOT,

@@ -12,12 +12,34 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
 from api import create_app
 from api.storage import migrate
+
+# --- hypothesis -------------------------------------------------------------------------------
+#
+# Locally, every example hypothesis found failing is kept in .hypothesis/ and tried first the
+# next time, so a failure seen once is seen again until it is fixed. In CI (a fresh checkout,
+# nothing kept) the examples are derived from each test's name instead of drawn at random: a
+# red run is the same run when repeated. Neither profile has a deadline: the machine is shared,
+# and speed is measured in bench/, not here. HYPOTHESIS_PROFILE chooses another.
+
+settings.register_profile(
+    "dev",
+    deadline=None,
+    database=DirectoryBasedExampleDatabase(Path(__file__).resolve().parent.parent / ".hypothesis"),
+)
+settings.register_profile("ci", deadline=None, database=None, derandomize=True, print_blob=True)
+settings.load_profile(
+    os.environ.get(
+        "HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
+    )
+)
 
 
 @pytest.fixture(scope="session")

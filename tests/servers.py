@@ -42,7 +42,7 @@ class Server:
             "RATELIMIT_ENABLED": "0",
             **(env or {}),
         }
-        self._out = open(log, "wb")  # noqa: SIM115 - closed in stop()
+        self._out = open(log, "wb")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "wsgi:app"],
             cwd=ROOT,

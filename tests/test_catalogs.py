@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import marshmallow as ma
@@ -45,7 +46,7 @@ def _placeholders(text: str) -> set[str]:
     return set(BRACES.findall(text)) | {f"%{name}" for name in PERCENT.findall(text)}
 
 
-def _key(message_id: str | tuple[str, ...], context: str | None) -> tuple[str | None, str]:
+def _key(message_id: str | Sequence[str], context: str | None) -> tuple[str | None, str]:
     return context, message_id if isinstance(message_id, str) else message_id[0]
 
 
@@ -95,9 +96,12 @@ def test_placeholders_survive_translation(code: str) -> None:
         if not message.id:
             continue
         if isinstance(message.id, str):
+            assert isinstance(message.string, str), message.id
             assert _placeholders(message.string) == _placeholders(message.id), message.id
             continue
         singular, plural = message.id
+        # (Babel reads a text with plural forms as a tuple of them.)
+        assert isinstance(message.string, tuple), message.id
         *fewer, most = message.string
         # The form for many names every value; a singular may say "one" for the count.
         assert _placeholders(most) == _placeholders(plural), message.id
@@ -113,6 +117,7 @@ def test_plural_forms_are_the_languages_own(code: str) -> None:
     assert catalog.plural_forms == Catalog(locale=code).plural_forms
     for message in catalog:
         if isinstance(message.id, tuple):
+            assert isinstance(message.string, tuple), message.id
             assert len(message.string) == catalog.num_plurals, message.id
 
 

@@ -45,7 +45,7 @@ def tree(path: Path) -> ast.Module:
 
 
 def imported_roots(module: ast.Module) -> set[str]:
-    roots = set()
+    roots: set[str] = set()
     for node in ast.walk(module):
         if isinstance(node, ast.Import):
             roots.update(alias.name.split(".")[0] for alias in node.names)

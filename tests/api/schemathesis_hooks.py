@@ -17,6 +17,10 @@ import threading
 from typing import Any
 
 import schemathesis
+from requests.structures import CaseInsensitiveDict
+
+#: A case schemathesis generated, for any of the document's operations.
+Case = schemathesis.Case[Any]
 
 #: The edit token of every sheet this run created, by sheet id (workers share it).
 _TOKENS: dict[str, str] = {}
@@ -24,7 +28,9 @@ _LOCK = threading.Lock()
 
 
 @schemathesis.hook
-def after_call(context: Any, case: schemathesis.Case, response: Any) -> None:
+def after_call(
+    context: schemathesis.HookContext, case: Case, response: schemathesis.Response
+) -> None:
     if (case.method.upper(), case.path, response.status_code) != ("POST", "/v1/matches", 201):
         return
     body = response.json()
@@ -36,10 +42,12 @@ def after_call(context: Any, case: schemathesis.Case, response: Any) -> None:
 class EditToken:
     """The token of the sheet a write names, when this run created that sheet."""
 
-    def get(self, case: schemathesis.Case, context: Any) -> str | None:
+    def get(self, case: Case, context: schemathesis.AuthContext) -> str | None:
         match_id = (case.path_parameters or {}).get("match_id")
         with _LOCK:
             return _TOKENS.get(match_id) if isinstance(match_id, str) else None
 
-    def set(self, case: schemathesis.Case, data: str, context: Any) -> None:
-        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
+    def set(self, case: Case, data: str, context: schemathesis.AuthContext) -> None:
+        headers = CaseInsensitiveDict(case.headers)
+        headers["Authorization"] = f"Bearer {data}"
+        case.headers = headers

@@ -127,7 +127,7 @@ def test_lay_off_cards_may_always_come_in_any_order(verdict: Verdict, cards: lis
 def test_an_order_that_is_not_table_or_any_is_a_422(
     client: FlaskClient, problem: Problem, path: str, order: Any
 ) -> None:
-    bodies = {
+    bodies: dict[str, dict[str, Any]] = {
         MELD: {"ruleset": "liverpool", "cards": TAPPED},
         CONTRACT: {"ruleset": "liverpool", "round": 1, "melds": [["7H", "7S", "7D"]]},
         LAYOFF: {
@@ -240,8 +240,8 @@ def test_every_check_with_players_takes_jokers_within_the_range(
     assert client.post(path, json={**body, "jokers": 6}).status_code == 200
     assert fields(problem(client.post(path, json={**body, "jokers": 7}), 422)) == ["jokers"]
     # Not a count at all: the schema's 422.
-    for jokers in (-1, 13, "3", 2.5, None, True):
-        refused = problem(client.post(path, json={**body, "jokers": jokers}), 422)
+    for not_a_count in (-1, 13, "3", 2.5, None, True):
+        refused = problem(client.post(path, json={**body, "jokers": not_a_count}), 422)
         assert fields(refused) == ["jokers"]
 
 

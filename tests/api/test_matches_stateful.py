@@ -15,12 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
-from api_testing import distinct_names, plain_title
 from hypothesis import HealthCheck, settings
+from requests.structures import CaseInsensitiveDict
 from schemathesis import GenerationMode
 
 from api import create_app
 from api.storage import migrate
+from tests.api.api_testing import distinct_names, plain_title
+
+#: A case schemathesis generated, for any of the document's operations.
+Case = schemathesis.Case[Any]
 
 _DATABASE = Path(tempfile.mkdtemp(prefix="rummy-stateful-")) / "sheets.sqlite3"
 migrate(f"sqlite:///{_DATABASE}")
@@ -83,7 +87,7 @@ def a_sheet(body: dict[str, Any]) -> None:
     body["first_dealer"] = body.get("first_dealer", 0) % count
 
 
-def _known(case: schemathesis.Case) -> tuple[str, int] | None:
+def _known(case: Case) -> tuple[str, int] | None:
     match_id = (case.path_parameters or {}).get("match_id")
     return SHEETS.get(match_id) if isinstance(match_id, str) else None
 
@@ -96,17 +100,19 @@ class EditToken:
     authenticated and tries it again without the token, and with a wrong one.
     """
 
-    def get(self, case: schemathesis.Case, context: Any) -> str | None:
+    def get(self, case: Case, context: schemathesis.AuthContext) -> str | None:
         known = _known(case)
         return known[0] if known else None
 
-    def set(self, case: schemathesis.Case, data: str | None, context: Any) -> None:
+    def set(self, case: Case, data: str | None, context: schemathesis.AuthContext) -> None:
         if data is not None:
-            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
+            headers = CaseInsensitiveDict(case.headers)
+            headers["Authorization"] = f"Bearer {data}"
+            case.headers = headers
 
 
 class PhoneWorkflow(schema.as_state_machine()):  # type: ignore[misc]
-    def before_call(self, case: schemathesis.Case) -> None:
+    def before_call(self, case: Case) -> None:
         meta = case.meta
         if meta is not None and meta.generation.mode != GenerationMode.POSITIVE:
             return  # a request meant to be wrong goes out as generated
@@ -119,7 +125,9 @@ class PhoneWorkflow(schema.as_state_machine()):  # type: ignore[misc]
         if known is None:
             return
         # The phone writes on what it has just read: If-Match is the sheet's ETag now.
-        headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "if-match"}
+        headers = CaseInsensitiveDict(
+            {k: v for k, v in (case.headers or {}).items() if k.lower() != "if-match"}
+        )
         read = app.test_client().get(f"/v1/matches/{case.path_parameters['match_id']}")
         if "ETag" in read.headers:
             headers["If-Match"] = read.headers["ETag"]
@@ -127,7 +135,7 @@ class PhoneWorkflow(schema.as_state_machine()):  # type: ignore[misc]
         if case.method == "PUT":
             case.body = a_round(known[1], int((case.path_parameters or {}).get("number", 1)))
 
-    def after_call(self, response: Any, case: schemathesis.Case) -> None:
+    def after_call(self, response: schemathesis.Response, case: Case) -> None:
         super().after_call(response, case)
         if case.method == "POST" and case.path == "/v1/matches" and response.status_code == 201:
             sheet = response.json()
@@ -139,8 +147,6 @@ def test_a_phone_following_the_links() -> None:
         settings=settings(
             max_examples=100,
             stateful_step_count=6,
-            deadline=None,
-            database=None,
             suppress_health_check=list(HealthCheck),
         )
     )

@@ -26,12 +26,15 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
-from api_testing import distinct_names, plain_title
 from schemathesis import GenerationMode
 
 from api import create_app
 from api.storage import migrate
 from rules import Card
+from tests.api.api_testing import distinct_names, plain_title
+
+#: A case schemathesis generated, for any of the document's operations.
+Case = schemathesis.Case[Any]
 
 CONFIG = {
     "checks": {"enabled": True, "max_response_time": 5.0},
@@ -42,7 +45,7 @@ CONFIG = {
         # Nothing is stored, so there are no links between operations to follow.
         "stateful": {"enabled": False},
     },
-    "generation": {"max-examples": 400, "mode": "all"},
+    "generation": {"max-examples": 200, "mode": "all"},
 }
 
 _DATABASE = Path(tempfile.mkdtemp(prefix="rummy-schemathesis-")) / "sheets.sqlite3"
@@ -67,7 +70,7 @@ def _within(value: int, low: int, high: int) -> int:
 
 def consistent(body: dict[str, Any], path: str) -> None:
     """Make a schema-valid body obey the rules that relate one field to another."""
-    ruleset = body.get("ruleset")
+    ruleset = body["ruleset"]
     if isinstance(ruleset, dict):
         # House options must agree with each other and with their base (min_players below
         # max_players, no buy_limit without buying...): the positive cases use the base.
@@ -152,7 +155,7 @@ def _is_wild(card: str, preset: dict[str, Any]) -> bool:
     return card.upper() == "JK" or rank in preset["wild_ranks"]
 
 
-def _make_consistent(case: schemathesis.Case) -> None:
+def _make_consistent(case: Case) -> None:
     meta = case.meta
     positive = meta is None or meta.generation.mode == GenerationMode.POSITIVE
     if positive and case.headers and "Idempotency-Key" in case.headers:
@@ -164,19 +167,19 @@ def _make_consistent(case: schemathesis.Case) -> None:
 
 
 @schema.hook
-def map_case(context: Any, case: schemathesis.Case) -> schemathesis.Case:
+def map_case(context: schemathesis.HookContext, case: Case) -> Case:
     """Coverage and fuzzing cases."""
     _make_consistent(case)
     return case
 
 
 @schema.hook
-def before_add_examples(context: Any, examples: list[schemathesis.Case]) -> None:
+def before_add_examples(context: schemathesis.HookContext, examples: list[Case]) -> None:
     """Examples-phase cases (built from the document's examples, which are all positive)."""
     for case in examples:
         _make_consistent(case)
 
 
 @schema.parametrize()
-def test_api(case: schemathesis.Case) -> None:
+def test_api(case: Case) -> None:
     case.call_and_validate()

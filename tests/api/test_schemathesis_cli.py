@@ -125,7 +125,7 @@ def allowed_error(error: dict[str, Any]) -> bool:
     """One entry of a problem's ``errors``: a field disagreeing with another or the ruleset."""
     field, message, code = error.get("field", ""), error.get("message", ""), error.get("code")
     if code is not None:
-        return code in ROUND_CODES and re.fullmatch(r"results(\.\d+)?|stock_ran_out", field)
+        return code in ROUND_CODES and bool(re.fullmatch(r"results(\.\d+)?|stock_ran_out", field))
     for field_rule, message_rule, shows in RULES:
         found = re.fullmatch(message_rule, message)
         if re.fullmatch(field_rule, field) and found and shows(*found.groups()):

@@ -14,12 +14,23 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        Request,
+        Response,
+        Route,
+    )
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -89,7 +100,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         message = f"no browser at {CHROMIUM} (Debian: apt-get install chromium)"
         if os.environ.get("CI", "").lower() == "true":
@@ -109,7 +120,7 @@ def browser() -> Iterator[Any]:
 class Phone:
     """One browser context (a phone at the table) and what it asked for and complained of."""
 
-    context: Any
+    context: BrowserContext
     origin: str
     requests: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -118,13 +129,13 @@ class Phone:
     #: The status of each answer from the API.
     api_statuses: list[int] = field(default_factory=list)
 
-    def page(self) -> Any:
+    def page(self) -> Page:
         page = self.context.new_page()
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
         return page
 
-    def _console(self, message: Any) -> None:
+    def _console(self, message: ConsoleMessage) -> None:
         # A refused request (a 412 or a 422 the page handles) is logged by the browser too.
         if message.type == "error" and "Failed to load resource" not in message.text:
             self.problems.append(message.text)
@@ -134,7 +145,7 @@ class Phone:
 
 
 @pytest.fixture
-def phones(browser: Any, server: str) -> Iterator[Any]:
+def phones(browser: Browser, server: str) -> Iterator[Callable[..., Phone]]:
     """Make phones (browser contexts) of a given width; every request any of them makes is
     recorded, and none leaves the service. The pages run under the Content-Security-Policy the
     service sends (api.security): a violation is a console error, which fails the test."""
@@ -144,7 +155,7 @@ def phones(browser: Any, server: str) -> Iterator[Any]:
         context = browser.new_context(viewport={"width": width, "height": height})
         made.append(result := Phone(context, server))
 
-        def record(request: Any) -> None:
+        def record(request: Request) -> None:
             result.requests.append(request.url)
             if request.url.startswith(f"{server}/v1/"):
                 headers = request.headers
@@ -152,14 +163,14 @@ def phones(browser: Any, server: str) -> Iterator[Any]:
                 conditional = {name: headers[name] for name in kept if name in headers}
                 result.api_calls.append((request.method, request.url[len(server) :], conditional))
 
-        def answered(response: Any) -> None:
+        def answered(response: Response) -> None:
             if response.url.startswith(f"{server}/v1/"):
                 result.api_statuses.append(response.status)
 
         context.on("request", record)
         context.on("response", answered)
 
-        def only_the_service(route: Any) -> None:
+        def only_the_service(route: Route) -> None:
             if not route.request.url.startswith(server + "/"):
                 route.abort()  # recorded above, and refused: the table may have no internet
                 return

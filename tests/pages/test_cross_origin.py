@@ -9,11 +9,14 @@ from __future__ import annotations
 import http.server
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.servers import sqlite_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 PAGE = b"<!doctype html><html lang='en'><title>another app</title><p>scores</p></html>"
 
@@ -53,7 +56,7 @@ async (api) => {
 
 
 class _Page(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+    def do_GET(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(PAGE)))
@@ -84,7 +87,7 @@ def narrowed(tmp_path_factory: pytest.TempPathFactory, origins: list[str]) -> It
         yield server.url
 
 
-def _run(browser: Any, origin: str, api: str) -> Any:
+def _run(browser: Browser, origin: str, api: str) -> Any:
     context = browser.new_context()
     try:
         page = context.new_page()
@@ -97,7 +100,7 @@ def _run(browser: Any, origin: str, api: str) -> Any:
 @pytest.mark.browser
 @pytest.mark.server
 def test_a_web_app_on_another_origin_keeps_score(
-    browser: Any, server: str, origins: list[str]
+    browser: Browser, server: str, origins: list[str]
 ) -> None:
     seen = _run(browser, origins[0], server)
     assert seen["created"][0] == 201 and seen["created"][1] == '"1"'
@@ -111,7 +114,7 @@ def test_a_web_app_on_another_origin_keeps_score(
 @pytest.mark.browser
 @pytest.mark.server
 def test_cors_origins_lets_one_origin_in_and_keeps_another_out(
-    browser: Any, narrowed: str, origins: list[str]
+    browser: Browser, narrowed: str, origins: list[str]
 ) -> None:
     seen = _run(browser, origins[0], narrowed)
     assert seen["put"] == [200, '"2"', 2] and seen["deleted"] == 204

@@ -14,9 +14,12 @@ import json
 import re
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -35,16 +38,17 @@ ROUNDS: list[tuple[int, dict[int, int | list[str]]]] = [
 TOTALS = [95, 180, 125, 175]
 
 
-def check_accessibility(page: Any, name: str) -> None:
+def check_accessibility(page: Page, name: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page)
     assert results.violations_count == 0, f"{name}: {results.generate_report()}"
 
 
-def screenshots(page: Any, name: str, output: Path) -> None:
+def screenshots(page: Page, name: str, output: Path) -> None:
     """The page at a phone's width and at a desktop's, the whole length of it."""
     size = page.viewport_size
+    assert size is not None, "each phone's context is made with a viewport"
     for width in (360, 1280):
         page.set_viewport_size({"width": width, "height": 800})
         # From the top: a page scrolled to a focused field is drawn short in a full-page shot.
@@ -56,7 +60,7 @@ def screenshots(page: Any, name: str, output: Path) -> None:
     page.set_viewport_size(size)
 
 
-def start_match(page: Any, server: str) -> str:
+def start_match(page: Page, server: str) -> str:
     """Fill the start page as a table would, with a reorder and a removal; answers the id."""
     page.goto(server + "/")
     page.wait_for_selector("#player-3")
@@ -95,7 +99,7 @@ def start_match(page: Any, server: str) -> str:
     return page.url.rsplit("/", 1)[1]
 
 
-def enter_round(page: Any, out: int, points: dict[int, int | list[str]]) -> None:
+def enter_round(page: Page, out: int, points: dict[int, int | list[str]]) -> None:
     page.check(f"#out-{out}")
     for seat, value in points.items():
         if isinstance(value, list):
@@ -108,7 +112,7 @@ def enter_round(page: Any, out: int, points: dict[int, int | list[str]]) -> None
             page.fill(f"#points-{seat}", str(value))
 
 
-def save_round(page: Any, number: int) -> None:
+def save_round(page: Page, number: int) -> None:
     page.click("#save-round")
     page.wait_for_function(
         "number => document.getElementById('entry-status').textContent.includes('Round ' + number)",
@@ -116,7 +120,7 @@ def save_round(page: Any, number: int) -> None:
     )
 
 
-def column_totals(page: Any) -> list[int]:
+def column_totals(page: Page) -> list[int]:
     cells = page.eval_on_selector_all(
         "#score-table tfoot td.total", "cells => cells.map(c => c.textContent)"
     )

@@ -467,7 +467,7 @@ def contract_hands(
         if meld.type == "set":
             rank = draw(st.sampled_from([r for r in RANKS if r not in ruleset.wild_ranks]))
             suits = draw(st.permutations(SUITS))
-            cards = [Card(rank, suits[i % 4]) for i in range(size)]
+            cards: list[Card] = [Card(rank, suits[i % 4]) for i in range(size)]
         else:
             suit = draw(st.sampled_from(SUITS))
             low = draw(st.integers(1, 15 - size))
@@ -524,8 +524,6 @@ def dense_hands(
 SLOW = settings(
     max_examples=200,
     derandomize=True,
-    deadline=None,
-    database=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
 FAST = settings(SLOW, max_examples=200)

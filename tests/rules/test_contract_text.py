@@ -105,7 +105,7 @@ _PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=1000, deadline=None, database=None)
+@settings(max_examples=1000)
 @given(st.lists(_PIECES, max_size=14).map("".join))
 @example("1 set of 13 or more + 6 runs")
 @example("1 run of 14")
@@ -114,7 +114,7 @@ def test_the_pattern_and_the_parser_agree_on_any_text(text: str) -> None:
     assert VALIDATOR.is_valid(text) == parses(text), text
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=150)
 @given(st.from_regex(CONTRACT_PATTERN, fullmatch=True))
 def test_every_text_the_pattern_generates_parses(text: str) -> None:
     # What schemathesis sends as a valid contract is drawn this way.

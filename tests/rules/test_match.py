@@ -299,8 +299,7 @@ def test_contract_rummy_cut_bonus_as_a_house_option() -> None:
         Entry(3, points=20),
     ]
     assert [p.code for p in score_round(house, 1, 4, wrong)[1]] == ["bonus_wrong"]
-    _, problems = score("contract-rummy", 1, 4, entries)
-    assert problems == ["bonus_not_allowed"]
+    assert score("contract-rummy", 1, 4, entries)[1] == ["bonus_not_allowed"]
 
 
 def test_copies_of_a_card_across_hands() -> None:

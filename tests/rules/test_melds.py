@@ -8,6 +8,7 @@ from rules_testing import ALL_PRESETS, LIVERPOOL_FAMILY, PROGRESSIVE_FAMILY, C, 
 
 import rules
 from rules import Card, check_meld, find_ruleset
+from rules.ruleset import MeldType
 
 # Presets where one natural is enough and there is no other wild-card limit (docs/rules.md §3.2,
 # §3.3).
@@ -16,8 +17,10 @@ ONE_NATURAL = ("contract-rummy", *PROGRESSIVE_FAMILY)
 WITH_JOKERS = tuple(p for p in ALL_PRESETS if p != "california")
 
 
-def meld(preset: str, text: str, meld_type: str | None = None, players: int | None = None):
-    return check_meld(find_ruleset(preset), C(text), meld_type, players)  # type: ignore[arg-type]
+def meld(
+    preset: str, text: str, meld_type: MeldType | None = None, players: int | None = None
+) -> rules.Meld:
+    return check_meld(find_ruleset(preset), C(text), meld_type, players)
 
 
 def wilds(reading: rules.Meld) -> list[tuple[int, str]]:
@@ -148,7 +151,8 @@ def test_an_ace_never_bridges_king_and_two(preset: str, text: str) -> None:
 def test_a_run_of_thirteen_is_the_longest(preset: str, text: str) -> None:
     reading = meld(preset, text)
     assert reading.valid, codes(reading)
-    assert reading.high - reading.low == 12  # type: ignore[operator]
+    assert reading.high is not None and reading.low is not None
+    assert reading.high - reading.low == 12
 
 
 @pytest.mark.parametrize("preset", WITH_JOKERS)
@@ -330,7 +334,9 @@ def test_liverpool_house_option_one_wild_per_four_cards(text: str, valid: bool) 
     ("text", "meld_type"),
     [("7H W W", "set"), ("W W W 7H", "set"), ("W W 5H 6H", "run"), ("W 5H W W", "run")],
 )
-def test_one_natural_is_enough_outside_liverpool(preset: str, text: str, meld_type: str) -> None:
+def test_one_natural_is_enough_outside_liverpool(
+    preset: str, text: str, meld_type: MeldType
+) -> None:
     # the German Progressive sheet: "Joker sind Wilde und können für jede Karte in jeder Meldung
     #                               eingesetzt werden."
     # docs/rules.md §3.2 Decision: "every meld needs at least one natural ... there is no other
@@ -343,7 +349,7 @@ def test_one_natural_is_enough_outside_liverpool(preset: str, text: str, meld_ty
 
 @pytest.mark.parametrize("preset", WITH_JOKERS)
 @pytest.mark.parametrize(("text", "meld_type"), [("JK JK JK", "set"), ("JK JK JK JK", "run")])
-def test_every_meld_needs_a_natural(preset: str, text: str, meld_type: str) -> None:
+def test_every_meld_needs_a_natural(preset: str, text: str, meld_type: MeldType) -> None:
     # docs/rules.md §3.2/§3.3 Decision: "every meld needs at least one natural, which fixes a set's
     # rank
     # and a run's suit"
@@ -378,7 +384,7 @@ def test_california_queens_are_wild_anywhere(text: str, expected: list[tuple[int
 
 
 @pytest.mark.parametrize(("text", "meld_type"), [("QH QS QD", "set"), ("QH QS QD QC", None)])
-def test_california_queens_alone_are_no_meld(text: str, meld_type: str | None) -> None:
+def test_california_queens_alone_are_no_meld(text: str, meld_type: MeldType | None) -> None:
     # docs/rules.md §3.3: "a meld of queens alone has no natural and is not allowed"
     reading = meld("california", text, meld_type)
     assert not reading.valid

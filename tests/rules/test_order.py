@@ -184,8 +184,6 @@ def test_a_lay_off_takes_its_cards_in_any_order(cards: str) -> None:
 presets = st.sampled_from(ALL_PRESETS)
 PROPERTY = settings(
     max_examples=150,
-    deadline=None,
-    database=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
 

@@ -70,7 +70,7 @@ def test_every_option_is_described_with_a_type(name: str) -> None:
     assert schema["description"] == PARAMETERS[name].description != ""
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=300)
 @given(st.data())
 def test_every_value_the_schema_allows_is_read(data: st.DataObject) -> None:
     name = data.draw(st.sampled_from(sorted(PARAMETERS)))

@@ -18,8 +18,6 @@ from rules import Card, Rank, Suit, find_ruleset, read_meld
 
 FAST = settings(
     max_examples=150,
-    deadline=None,
-    database=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
 

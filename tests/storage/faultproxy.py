@@ -23,7 +23,8 @@ class FaultProxy:
     def __init__(self, upstream: tuple[str, int]) -> None:
         self.upstream = upstream
         self.mode = "forward"
-        self._listener = self._listen(0)
+        # None while the proxy plays a server that is down (refuse()).
+        self._listener: socket.socket | None = self._listen(0)
         self.port: int = self._listener.getsockname()[1]
         self._pairs: list[tuple[socket.socket, socket.socket]] = []
         self._lock = threading.Lock()

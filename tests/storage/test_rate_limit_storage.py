@@ -89,9 +89,8 @@ def test_a_redis_that_fails_leaves_each_process_counting_alone(
     proxy: FaultProxy,
     fault: str,
     caplog: pytest.LogCaptureFixture,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(limits, "RETRY_STORAGE", 0.5)
+    # Redis is asked again only after RETRY_STORAGE (30 s), long after this test is done.
     app = make_app(proxy.port)
     assert statuses(app, 2) == [201, 201]  # counted in Redis
     getattr(proxy, fault)()
@@ -103,10 +102,11 @@ def test_a_redis_that_fails_leaves_each_process_counting_alone(
     assert time.monotonic() - started < 4
     assert first.status_code == 201 and first.headers["X-RateLimit-Remaining"] == "2"
     assert "counting in this process" in caplog.text
-    # Meanwhile the limit still holds, counted in this process's memory, and promptly.
+    # Meanwhile the limit still holds, counted in this process's memory, and promptly: asking
+    # a silent Redis would cost each of the three requests at least its 1 s timeout.
     started = time.monotonic()
     assert statuses(app, 3) == [201, 201, 429]
-    assert time.monotonic() - started < 1
+    assert time.monotonic() - started < 2
 
 
 def test_the_counts_go_back_to_redis_once_it_answers(

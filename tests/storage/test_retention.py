@@ -65,7 +65,7 @@ def test_the_purge_deletes_what_is_untouched_and_keeps_the_rest(scratch: Storage
     fresh = new_sheet(scratch)
     keep_key(scratch, "key-of-the-old-sheet-0001", old)  # goes with its sheet
     keep_key(scratch, "key-of-a-fresh-sheet-00003", fresh)
-    # Last: a claim deletes the expired keys it finds.
+    # Last: reserving a key deletes the expired keys it finds.
     keep_key(scratch, "key-expired-long-ago-00002", fresh, idempotency.LIFETIME * 2)
 
     purged = retention.purge(scratch, KEEP)

@@ -269,15 +269,15 @@ def test_a_key_answers_its_first_answer_and_only_to_the_same_request(storage: St
     assert not any("secret" in (text or "") for text in stored)
 
 
-def test_a_released_or_expired_key_serves_afresh(storage: Storage) -> None:
+def test_a_cancelled_or_expired_key_serves_afresh(storage: Storage) -> None:
     body = {"ruleset": "liverpool", "players": PLAYERS}
-    released = f"released-{datetime.now(UTC).timestamp()}"
+    cancelled = f"cancelled-{datetime.now(UTC).timestamp()}"
     with storage.transaction(write=True) as connection:
-        assert idempotency.reserve(connection, released, body) is None
+        assert idempotency.reserve(connection, cancelled, body) is None
     with storage.transaction(write=True) as connection:
-        idempotency.cancel(connection, released)
+        idempotency.cancel(connection, cancelled)
     with storage.transaction(write=True) as connection:
-        assert idempotency.reserve(connection, released, body) is None
+        assert idempotency.reserve(connection, cancelled, body) is None
 
     expired = f"expired-{datetime.now(UTC).timestamp()}"
     with storage.transaction(write=True) as connection:
@@ -292,7 +292,7 @@ def test_a_released_or_expired_key_serves_afresh(storage: Storage) -> None:
         assert idempotency.reserve(connection, expired, body) is None
 
 
-def test_forgetting_a_sheet_forgets_its_kept_answers(storage: Storage) -> None:
+def test_forgetting_a_sheet_forgets_its_saved_answers(storage: Storage) -> None:
     body = {"ruleset": "liverpool", "players": PLAYERS}
     key = f"forgotten-{datetime.now(UTC).timestamp()}"
     with storage.transaction(write=True) as connection:

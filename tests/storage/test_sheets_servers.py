@@ -25,8 +25,7 @@ def call(
     base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
 ) -> tuple[int, dict[str, str], Any]:
     """One HTTP request on a fresh connection: status, headers, decoded JSON (or None)."""
-    parts = urlsplit(base)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    connection = http.client.HTTPConnection(urlsplit(base).netloc, timeout=30)
     try:
         payload = None if body is None else json.dumps(body)
         sent = {"Content-Type": "application/json", **(headers or {})} if payload else headers

@@ -1,8 +1,8 @@
-"""An Idempotency-Key claimed by a request that died is taken over once its lease runs out;
-keys are 16 to 255 characters.
+"""An Idempotency-Key reserved by a request that died is taken over once the reservation has
+expired; keys are 16 to 255 characters.
 
-docs/api.md, Idempotency. The dead claim is made as a killed worker leaves it: a pending row,
-inserted by hand with the time it was claimed, and no answer.
+docs/api.md, Idempotency. The dead request's reservation is made as a killed worker leaves it: a
+pending row, inserted by hand with the time it was reserved, and no answer.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ BODY = {"ruleset": "liverpool", "players": ["Ann", "Bob", "Cleo"]}
 PROBLEM = "application/problem+json"
 
 
-def dead_claim(app: Flask, key: str, claimed_ago: timedelta, body: object = BODY) -> None:
-    """What a worker killed after claiming ``key`` leaves behind: a pending claim."""
+def dead_reservation(app: Flask, key: str, reserved_ago: timedelta, body: object = BODY) -> None:
+    """What a worker killed after reserving ``key`` leaves behind: a pending reservation."""
     with app.extensions["database"].transaction(write=True) as connection:
         connection.execute(
             insert(idempotency_keys).values(
                 key_hash=idempotency.key_hash(key),
                 request_hash=idempotency.request_hash(body),
                 state="pending",
-                created_at=datetime.now(UTC) - claimed_ago,
+                created_at=datetime.now(UTC) - reserved_ago,
             )
         )
 
@@ -42,11 +42,12 @@ def sheets(app: Flask) -> int:
         return int(connection.execute(select(func.count()).select_from(sheet_rows)).scalar_one())
 
 
-def test_a_claim_left_by_a_dead_request_is_taken_over_after_its_lease(
+def test_a_reservation_left_by_a_dead_request_is_taken_over_once_expired(
     backend_client: FlaskClient, backend_app: Flask
 ) -> None:
     key = str(uuid.uuid4())
-    dead_claim(backend_app, key, timedelta(seconds=61))
+    # A reservation holds 60 s (IDEMPOTENCY_LEASE's default).
+    dead_reservation(backend_app, key, timedelta(seconds=61))
     before = sheets(backend_app)
     retry = backend_client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
     assert retry.status_code == 201, retry.get_json()
@@ -59,31 +60,31 @@ def test_a_claim_left_by_a_dead_request_is_taken_over_after_its_lease(
     assert sheets(backend_app) == before + 1
 
 
-def test_a_claim_within_its_lease_still_answers_409(
+def test_a_reservation_not_yet_expired_still_answers_409(
     backend_client: FlaskClient, backend_app: Flask
 ) -> None:
     key = str(uuid.uuid4())
-    dead_claim(backend_app, key, timedelta(seconds=50))
+    dead_reservation(backend_app, key, timedelta(seconds=50))  # of the 60 s it holds
     answer = backend_client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
     assert answer.status_code == 409 and answer.mimetype == PROBLEM
 
 
-def test_a_taken_over_claim_still_refuses_another_body(
+def test_a_taken_over_reservation_still_refuses_another_body(
     backend_client: FlaskClient, backend_app: Flask
 ) -> None:
     key = str(uuid.uuid4())
-    dead_claim(backend_app, key, timedelta(minutes=5))
+    dead_reservation(backend_app, key, timedelta(minutes=5))
     other = {**BODY, "players": ["Ann", "Bob", "Dan"]}
     answer = backend_client.post("/v1/matches", json=other, headers={"Idempotency-Key": key})
     assert answer.status_code == 422
     assert answer.get_json()["errors"][0]["field"] == "Idempotency-Key"
 
 
-def test_the_lease_is_a_setting(database_file: str) -> None:
+def test_how_long_a_reservation_holds_is_a_setting(database_file: str) -> None:
     app = create_app({"TESTING": True, "DATABASE_URL": database_file, "IDEMPOTENCY_LEASE": 5})
     try:
         key = str(uuid.uuid4())
-        dead_claim(app, key, timedelta(seconds=6))
+        dead_reservation(app, key, timedelta(seconds=6))  # past the 5 s set above
         answer = app.test_client().post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
         assert answer.status_code == 201
     finally:

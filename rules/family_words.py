@@ -12,12 +12,12 @@ checks each text is also a plain message id.
 from __future__ import annotations
 
 
-def NP_(context: str, text: str) -> str:  # noqa: N802 (gettext's convention)
+def NP_(context: str, text: str) -> str:
     """Mark ``text`` for the catalog under ``context``."""
     return text
 
 
-def NNP_(context: str, singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
+def NNP_(context: str, singular: str, plural: str) -> tuple[str, str]:
     """Mark a text whose form a number chooses for the catalog under ``context``."""
     return singular, plural
 

@@ -43,7 +43,7 @@ def N_(text: str) -> str:
     return text
 
 
-def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 (gettext's convention)
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a text whose form a number chooses (``"{count} set"``, ``"{count} sets"``)."""
     return singular, plural
 

@@ -94,9 +94,9 @@ class RoundRules:
     #: The most wild cards a run of each length may hold, whatever their places.
     run_wild_caps: tuple[int, ...]
     # Every window of a search, and every sharing and release of its naturals, asks how many
-    # wild cards a run of the same few shapes may take: kept, the answers make a typical
-    # hand's analysis about a fifth faster. Filled as searches go; each value depends on its
-    # key alone, so two threads at worst work one out twice.
+    # wild cards a run of the same few shapes may take: the answers are kept. Filled as
+    # searches go; each value depends on its key alone, so two threads at worst work one out
+    # twice.
     _wild_positions_cache: dict[tuple[int, int, int], int] = field(
         default_factory=dict, repr=False, compare=False
     )

@@ -24,6 +24,7 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 from rules.i18n import N_, Phrase
 
 from .errors import Problem
+from .schemas.compiled import CompiledSchema
 
 F = TypeVar("F", bound=Callable[..., Any])
 SchemaArg = type[ma.Schema] | ma.Schema | None
@@ -160,8 +161,12 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     def response(
         self, status_code: int, schema: SchemaArg = None, **kwargs: Any
     ) -> Callable[[F], F]:
+        """``@response``, for a schema whose dump is compiled (:mod:`api.schemas.compiled`):
+        every body a view answers is written the one way."""
         if isinstance(schema, type):
             schema = schema()
+        if schema is not None and not isinstance(schema, CompiledSchema):
+            raise TypeError(f"{type(schema).__name__} answers a view: make it a CompiledSchema")
         return super().response(status_code, schema, **kwargs)  # type: ignore[no-any-return]
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:

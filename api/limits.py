@@ -15,12 +15,10 @@ A Redis that stops answering does not stop a table recording its rounds: each pr
 in its own memory until Redis is back.
 
 The counting is the ``limits`` library's (fixed windows; its Redis storage, and
-:class:`ProcessCounts` in memory), called from one hook on the sheets' blueprint.
-Flask-Limiter, the Flask extension over the same library, served these limits until it was
-measured: it resolves its declared limits afresh on every request, about 1.0 M instructions a
-write against the ~0.1 M the counting itself costs, a fifth of recording a round
-(``bench/instructions.py round``), which kept the sheet writes under their throughput bar.
-The two limits here are known when the app starts, so they are parsed once.
+:class:`ProcessCounts` in memory), called from one ``before_request`` hook that counts the
+sheets' writes alone. The two limits are known when the app starts, so they are read once
+there (a limit the library cannot read stops the start); Flask-Limiter, the extension over the
+same library, reads its declared limits again on every request.
 """
 
 from __future__ import annotations
@@ -55,12 +53,11 @@ class ProcessCounts(Storage):
     """Fixed-window counts in this process's memory, each window expired when it is next read.
 
     The ``limits`` library's own memory storage expires its windows from a timer thread that it
-    starts afresh every 10 ms while requests come: measured under gunicorn on PostgreSQL, the
-    rate limits then cost a tenth of the sheet writes' throughput, and a third of that without
-    the thread (``bench/http_rounds.py``). Here a window is a count and the moment it ends; one
-    that has ended counts from nothing again, and the ended ones are swept out once a minute so
-    that a flood from many addresses leaves nothing behind. Every answer equals the library's
-    storage's (``tests/api/test_limits_storage.py``).
+    starts afresh every 10 ms while requests come; a worker needs no thread for it. Here a
+    window is a count and the moment it ends; one that has ended counts from nothing again, and
+    the ended ones are swept out once a minute so that a flood from many addresses leaves
+    nothing behind. Every answer equals the library's storage's
+    (``tests/api/test_limits_storage.py``).
     """
 
     STORAGE_SCHEME = ["process-memory"]

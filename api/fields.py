@@ -210,6 +210,34 @@ class CardList(List):
             kwargs["validate"] = length(min_items, max_items)
         super().__init__(CardField(), **kwargs)
 
+    def deserialize(
+        self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any
+    ) -> Any:
+        """A hand is read card by card; every card spelt as one is a look-up each, then the
+        list's own bounds. A list with anything else in it is marshmallow's to refuse, every
+        card at fault named."""
+        if value.__class__ is list:
+            try:
+                cards = [CARD_SPELLINGS[text] for text in value]
+            except (KeyError, TypeError):
+                return super().deserialize(value, attr, data, **kwargs)
+            # The list's validators, as marshmallow runs them: every one, their messages
+            # together.
+            messages: list[Any] = []
+            for validator in self.validators:
+                try:
+                    if validator(cards) is False and not isinstance(validator, validate.Validator):
+                        raise self.make_error("validator_failed")
+                except ma.ValidationError as error:
+                    if isinstance(error.messages, dict):
+                        messages.append(error.messages)
+                    else:
+                        messages.extend(error.messages)
+            if messages:
+                raise ma.ValidationError(messages)
+            return cards
+        return super().deserialize(value, attr, data, **kwargs)
+
 
 def cards(*, max_items: int, min_items: int = 0, **kwargs: Any) -> CardList:
     """A bounded list of cards in a request."""

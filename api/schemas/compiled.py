@@ -42,10 +42,10 @@ class UncompilableSchema(TypeError):
 
 
 def _as_text(value: Any) -> Any:
-    """String: ``str()`` of the value (bytes decoded), None as it is."""
+    """String: ``str()`` of the value (bytes decoded as UTF-8), None as it is."""
     if value is None or value.__class__ is str:
         return value
-    return utils.ensure_text_type(value)
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
 def _as_integer(value: Any) -> Any:
@@ -127,30 +127,27 @@ def field_writer(schema: ma.Schema, name: str, field: fields.Field[Any]) -> Writ
     return WRITERS[kind]
 
 
-def _getter(schema: ma.Schema, name: str, field: fields.Field[Any]) -> Getter:
+def _getter(schema: ma.Schema, name: str, field: fields.Field[Any]) -> tuple[str | None, Getter]:
     """How marshmallow reads the field's value off an object (``Field.get_value`` through the
-    schema's ``get_attribute``), ``missing`` where there is none."""
+    schema's ``get_attribute``), ``missing`` where there is none: the attribute's name when
+    it is read off a plain object as it is, and the function that reads it off anything."""
     if isinstance(field, fields.Function):
         function = field.serialize_func
         if function is None or len(inspect.signature(function).parameters) != 1:
             raise UncompilableSchema(f"{type(schema).__name__}.{name}: a Function of one object")
         read: Getter = function
-        return read
+        return None, read
     attribute = field.attribute if field.attribute is not None else name
     if type(schema).get_attribute is not ma.Schema.get_attribute:
         get_attribute = schema.get_attribute
-        return lambda obj: get_attribute(obj, attribute, missing)
-    if "." in attribute:
-        return lambda obj: utils.get_value(obj, attribute, missing)
+        return None, lambda obj: get_attribute(obj, attribute, missing)
 
     def get(obj: Any) -> Any:
         # marshmallow asks a mapping (or a sequence) for a key first, anything else for an
-        # attribute: the engine's values and the read model's are all plain objects.
-        if hasattr(obj, "__getitem__"):
-            return utils.get_value(obj, attribute, missing)
-        return getattr(obj, attribute, missing)
+        # attribute; a dotted attribute is a path through both.
+        return utils.get_value(obj, attribute, missing)
 
-    return get
+    return (None if "." in attribute else attribute), get
 
 
 def _has_hooks(schema: ma.Schema) -> list[str]:
@@ -170,16 +167,18 @@ def compile_schema(schema: ma.Schema) -> Writer:
     steps = []
     for name, field in schema.dump_fields.items():
         key = field.data_key if field.data_key is not None else name
+        attribute, get = _getter(schema, name, field)
         # A Function's value is its function's, never dump_default.
         default = missing if isinstance(field, fields.Function) else field.dump_default
-        steps.append(
-            (key, _getter(schema, name, field), field_writer(schema, name, field), default)
-        )
+        steps.append((key, attribute, get, field_writer(schema, name, field), default))
 
     def write_object(obj: Any) -> dict[str, Any]:
         written = {}
-        for key, get, write, default in steps:
-            value = get(obj)
+        # The engine's values and the read model's are plain objects: their fields are read
+        # as attributes, as marshmallow reads anything that takes no [key].
+        plain = not hasattr(obj, "__getitem__")
+        for key, attribute, get, write, default in steps:
+            value = getattr(obj, attribute, missing) if plain and attribute else get(obj)
             if value is missing:
                 if default is missing:
                     continue  # marshmallow leaves the key out

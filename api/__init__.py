@@ -73,13 +73,13 @@ def create_app(config: Mapping[str, Any] | object | None = None) -> Flask:
     i18n.init_app(app)
     security.init_app(app)
 
-    # One blueprint per resource, their components named first; the sheets' writes are
-    # counted against floods, and the old sheets purged.
+    # The limits on floods and the daily purge, which the sheets' writes ask for (their
+    # blueprint's hooks); then one blueprint per resource, their components named first.
+    limits.init_app(app)
+    retention.init_app(app)
     openapi.register_components(rest_api.spec)
     for blueprint in (health, rulesets, checks, analysis, sheets):
         rest_api.register_blueprint(blueprint)
-    limits.init_app(app, sheets)
-    retention.init_app(app, sheets)
 
     # The pages for the table, and Swagger UI's files.
     app.register_blueprint(docs.assets)

@@ -15,8 +15,8 @@ A Redis that stops answering does not stop a table recording its rounds: each pr
 in its own memory until Redis is back.
 
 The counting is the ``limits`` library's (fixed windows; its Redis storage, and
-:class:`ProcessCounts` in memory), called from one ``before_request`` hook that counts the
-sheets' writes alone. The two limits are known when the app starts, so they are read once
+:class:`ProcessCounts` in memory), called from a ``before_request`` hook of the sheets'
+blueprint: its writes alone are counted. The two limits are known when the app starts, so they are read once
 there (a limit the library cannot read stops the start); Flask-Limiter, the extension over the
 same library, reads its declared limits again on every request.
 """
@@ -27,10 +27,11 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
 from limits.errors import ConfigurationError, StorageError
 from limits.storage import Storage, storage_from_string
@@ -198,10 +199,46 @@ def retry_after(reset_at: float) -> int:
     return max(1, math.ceil(reset_at - time.time()))
 
 
-def init_app(app: Flask, blueprint: Blueprint) -> Counts | None:
-    """Count the writes of ``blueprint`` (the sheets') per client; counts of its own for each
-    app, so two apps in one process (tests) never share them. None when ``RATELIMIT_ENABLED``
-    is off."""
+@dataclass(frozen=True)
+class RateLimits:
+    """An app's limits, by the method they count, and where they are counted."""
+
+    counts: Counts
+    by_method: Mapping[str, Limit]
+
+    def count(self) -> None:
+        """Count this request against its limit; :class:`TooManyRequests` past it."""
+        limit = self.by_method.get(request.method)
+        if limit is None:
+            return
+        keys = (client_address(), limit.scope)
+        for item in limit.items:
+            # The counted request is held against the shortest window first; once one window
+            # is full the longer ones are not counted, as the request was not served.
+            if not self.counts.hit(item, *keys):
+                g.rate_limit = (item, keys)
+                raise TooManyRequests(str(item))
+        g.rate_limit = (limit.items[0], keys)
+
+    def say(self, response: Response) -> Response:
+        """Where the client stands: ``X-RateLimit-*``, and ``Retry-After`` on a 429."""
+        counted = g.get("rate_limit")
+        if counted is None:
+            return response
+        item, keys = counted
+        reset_at, remaining = self.counts.window(item, *keys)
+        response.headers["X-RateLimit-Limit"] = str(item.amount)
+        response.headers["X-RateLimit-Remaining"] = str(remaining)
+        response.headers["X-RateLimit-Reset"] = str(reset_at)
+        if response.status_code == 429:
+            response.headers["Retry-After"] = str(retry_after(reset_at))
+        return response
+
+
+def init_app(app: Flask) -> RateLimits | None:
+    """The app's rate limits, read from its settings, with counts of their own (two apps in one
+    process, tests, never share them); None when ``RATELIMIT_ENABLED`` is off. The sheets'
+    blueprint counts its writes with :func:`count_writes` and :func:`say_where_writes_stand`."""
     config = app.config
     if not config["RATELIMIT_ENABLED"]:
         return None
@@ -215,38 +252,31 @@ def init_app(app: Flask, blueprint: Blueprint) -> Counts | None:
     ):
         limit = Limit(scope, read_limits(setting, config[setting]))
         by_method.update(dict.fromkeys(methods, limit))
-
-    def count() -> None:
-        limit = by_method.get(request.method)
-        if limit is None or request.blueprint != blueprint.name:
-            return
-        keys = (client_address(), limit.scope)
-        for item in limit.items:
-            # The counted request is held against the shortest window first; once one window
-            # is full the longer ones are not counted, as the request was not served.
-            if not counts.hit(item, *keys):
-                g.rate_limit = (item, keys)
-                raise TooManyRequests(str(item))
-        g.rate_limit = (limit.items[0], keys)
-
-    def limit_headers(response: Response) -> Response:
-        counted = g.get("rate_limit")
-        if counted is None:
-            return response
-        item, keys = counted
-        reset_at, remaining = counts.window(item, *keys)
-        response.headers["X-RateLimit-Limit"] = str(item.amount)
-        response.headers["X-RateLimit-Remaining"] = str(remaining)
-        response.headers["X-RateLimit-Reset"] = str(reset_at)
-        if response.status_code == 429:
-            response.headers["Retry-After"] = str(retry_after(reset_at))
-        return response
-
-    # Only the sheets' writes are counted: the checks, the reads and the pages never are.
-    app.before_request(count)
-    app.after_request(limit_headers)
-    app.extensions["rate_limits"] = counts
-    return counts
+    limits = app.extensions["rate_limits"] = RateLimits(counts, by_method)
+    return limits
 
 
-__all__ = ["Counts", "Limit", "ProcessCounts", "init_app", "read_limits", "retry_after"]
+def count_writes() -> None:
+    """A ``before_request`` hook: the request counted against its limit, if the app has any."""
+    limits: RateLimits | None = current_app.extensions.get("rate_limits")
+    if limits is not None:
+        limits.count()
+
+
+def say_where_writes_stand(response: Response) -> Response:
+    """An ``after_request`` hook: the counted request's standing in its headers."""
+    limits: RateLimits | None = current_app.extensions.get("rate_limits")
+    return response if limits is None else limits.say(response)
+
+
+__all__ = [
+    "Counts",
+    "Limit",
+    "ProcessCounts",
+    "RateLimits",
+    "count_writes",
+    "init_app",
+    "read_limits",
+    "retry_after",
+    "say_where_writes_stand",
+]

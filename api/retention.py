@@ -13,7 +13,7 @@ import time
 from datetime import timedelta
 
 import click
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Flask, Response, current_app, request
 from flask.cli import with_appcontext
 
 from api.storage import Storage, StorageUnavailable
@@ -47,23 +47,38 @@ def _purge_if_due(app: Flask) -> None:
         )
 
 
-def init_app(app: Flask, blueprint: Blueprint) -> None:
-    """Purge when due after the writes of ``blueprint`` (the sheets')."""
-    app.cli.add_command(sheets_commands)
-    next_ask = [0.0]  # per process: a forked worker asks at its first write
+class DailyPurge:
+    """When this process next asks whether the day's purge is due (a forked worker asks at its
+    first write)."""
 
-    def after_write(response: Response) -> Response:
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.next_ask = 0.0
+
+    def after(self, response: Response) -> Response:
+        """After a successful write, at most once an hour: purge once the answer is sent."""
         if (
-            request.blueprint == blueprint.name
-            and request.method in WRITES
+            request.method in WRITES
             and response.status_code < 400
-            and time.monotonic() >= next_ask[0]
+            and time.monotonic() >= self.next_ask
         ):
-            next_ask[0] = time.monotonic() + ASK_EVERY
+            self.next_ask = time.monotonic() + ASK_EVERY
+            app = self.app
             response.call_on_close(lambda: _purge_if_due(app))
         return response
 
-    app.after_request(after_write)
+
+def init_app(app: Flask) -> None:
+    """The purge by hand (``sheets purge``), and the daily one the sheets' writes ask for
+    (:func:`purge_when_due`, an ``after_request`` hook of theirs)."""
+    app.cli.add_command(sheets_commands)
+    app.extensions["daily_purge"] = DailyPurge(app)
+
+
+def purge_when_due(response: Response) -> Response:
+    """A hook for the writes that may bring the daily purge due: the sheets'."""
+    purge: DailyPurge = current_app.extensions["daily_purge"]
+    return purge.after(response)
 
 
 @click.group("sheets")
@@ -90,4 +105,4 @@ def purge_command(days: int | None) -> None:
     )
 
 
-__all__ = ["init_app", "sheets_commands"]
+__all__ = ["DailyPurge", "init_app", "purge_when_due", "sheets_commands"]

@@ -21,7 +21,7 @@ from flask import Response, current_app, jsonify, request, url_for
 from rules.i18n import N_, Phrase
 from rules.match import Entry
 
-from . import i18n, metrics
+from . import i18n, limits, metrics, retention
 from .errors import FieldError, Problem, version_etag
 from .extensions import database
 from .parsing import Blueprint
@@ -51,6 +51,14 @@ def private_to_its_holders(response: Response) -> Response:
     """A sheet is private to whoever has its address, and changes with every round."""
     response.headers["Cache-Control"] = SHEET_CACHE_CONTROL
     return response
+
+
+# What makes the database grow is counted against floods (api.limits: a 429 past a limit, and
+# every counted answer says where the client stands), and it is after a write that the daily
+# purge may be due (api.retention). The checks, the reads and the pages never pay for either.
+blp.before_request(limits.count_writes)
+blp.after_request(limits.say_where_writes_stand)
+blp.after_request(retention.purge_when_due)
 
 
 #: An Idempotency-Key's length: long enough to be random (a UUID is 36), short enough to keep.

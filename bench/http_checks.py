@@ -11,7 +11,7 @@ again as serving a JSON request does anyway. Both run under the same server sett
 (``harness.gunicorn``: gunicorn.conf.py's threaded workers, ``WEB_THREADS`` threads each), so
 the ratio compares the apps, not the servers.
 
-    .venv/bin/python bench/http_checks.py [--seconds 5] [--rounds 5] [--connections 8] [--ops]
+    .venv/bin/python bench/http_checks.py [--seconds 5] [--rounds 5] [--connections 32] [--ops]
 
 ``--ops`` serves the project a third time with the access log, the metrics and the rate
 limits off (``ACCESS_LOG=0 METRICS=0 RATELIMIT_ENABLED=0``), so one run shows what they cost:

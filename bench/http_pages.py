@@ -7,7 +7,7 @@ per second (the median of the rounds) and, per page, the ratio: the median of th
 ratios. The goal is at least 0.70: rendering a page's template costs less than a third of what
 serving that many bytes costs anyway. Then prints each page's weight with everything it loads.
 
-    .venv/bin/python bench/http_pages.py [--seconds 5] [--rounds 5] [--connections 8]
+    .venv/bin/python bench/http_pages.py [--seconds 5] [--rounds 5] [--connections 32]
 
 Needs ``wrk`` (Debian: ``apt-get install wrk``). Only loopback addresses are used, and every
 run is bounded in time; the servers are stopped at the end, whatever happens.

@@ -9,7 +9,7 @@ every sheet... — so no two writes contend for one sheet, and a sheet's next ro
 slow write lets the walk overtake it, and the run stops on the 409 that follows). Run on SQLite
 and on PostgreSQL; the goal is at least 50% of the bare view's requests per second on each.
 
-    .venv/bin/python bench/http_rounds.py [--seconds 5] [--rounds 3] [--connections 8]
+    .venv/bin/python bench/http_rounds.py [--seconds 5] [--rounds 3] [--connections 32]
         [--backends sqlite,postgresql] [--sheets 3000] [--ops]
 
 ``--ops`` serves the project a second time, on the same database, with the access log, the

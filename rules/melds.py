@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from rules.cards import Card, Rank, Suit
+from rules.cards import Card, Natural, Rank, Suit
 from rules.i18n import N_, Nn_, Phrase
 from rules.ruleset import MeldType, Ruleset
 from rules.violations import Violation
@@ -130,12 +130,11 @@ def plausible_types(cards: Sequence[Card], ruleset: Ruleset) -> tuple[MeldType, 
     """
     ranks: list[Rank] = []
     suits: list[Suit] = []
-    faces = ruleset.faces
+    wild_ranks = ruleset.wild_ranks
     for card in cards:
-        face = faces.get(card)
-        if face is not None:
-            ranks.append(face[0])
-            suits.append(face[1])
+        if isinstance(card, Natural) and card.rank not in wild_ranks:
+            ranks.append(card.rank)
+            suits.append(card.suit)
     naturals = len(ranks)
     one_rank = not ranks or ranks.count(ranks[0]) == naturals
     one_suit = not suits or suits.count(suits[0]) == naturals
@@ -262,14 +261,13 @@ def read_run(cards: Sequence[Card], ruleset: Ruleset, *, wild_limits: bool = Tru
     naturals: list[tuple[int, Rank]] = []
     suits: list[Suit] = []
     wild_at: list[int] = []
-    faces = ruleset.faces
+    wild_ranks = ruleset.wild_ranks
     for index, card in enumerate(cards):
-        face = faces.get(card)
-        if face is None:
-            wild_at.append(index)
+        if isinstance(card, Natural) and card.rank not in wild_ranks:
+            naturals.append((index, card.rank))
+            suits.append(card.suit)
         else:
-            naturals.append((index, face[0]))
-            suits.append(face[1])
+            wild_at.append(index)
     suit = suits[0] if suits else None
     if suit is not None and suits.count(suit) != len(suits):
         suit = _majority(suits)

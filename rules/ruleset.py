@@ -15,10 +15,9 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, cast
 
-from rules.cards import DECK, JOKER, Card, Natural, Rank, Suit
+from rules.cards import JOKER, Card, Natural, Rank, Suit
 from rules.choices import (
     FIRST_DEALERS,
     LAYOFF_TIMINGS,
@@ -518,18 +517,11 @@ class Ruleset:
     )
     #: What a card of each rank costs in hand, ace first, the wild rank's value applied.
     scores: tuple[int, ...] = field(init=False, repr=False, metadata={"stored": WITH_ANOTHER})
-    #: Every card that is natural under these rules (not wild), and its rank and suit: what a
-    #: meld's reading asks of each of its cards.
-    faces: Mapping[Card, tuple[Rank, Suit]] = field(
-        init=False, repr=False, compare=False, metadata={"stored": WITH_ANOTHER}
-    )
 
     def __post_init__(self) -> None:
         object.__setattr__(
             self, "scores", tuple(self.points(Card(rank, Suit.SPADES)) for rank in Rank)
         )
-        faces = {card: (card.rank, card.suit) for card in DECK if card.rank not in self.wild_ranks}
-        object.__setattr__(self, "faces", MappingProxyType(faces))
 
     # --- questions the checks ask ---------------------------------------------------------
 

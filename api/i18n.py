@@ -141,7 +141,7 @@ def say(phrase: Phrase) -> str:
 
 
 def say_language(response: Response) -> Response:
-    """Every answer says its language (a kept answer may say its own) and that it varies
+    """Every answer says its language (a saved answer may say its own) and that it varies
     with ``Accept-Language``."""
     headers = response.headers
     names = {name.lower() for name in headers.keys()}

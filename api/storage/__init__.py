@@ -10,7 +10,7 @@ app in ``api.database``, the one place the two meet.
 * :mod:`~api.storage.tables` — the tables, as Core ``Table`` objects
 * :mod:`~api.storage.sheets` — a sheet: creating, loading, guarding and changing it
 * :mod:`~api.storage.scoresheet` — a stored sheet read back as a score sheet
-* :mod:`~api.storage.idempotency` — the kept first answers of retried creations
+* :mod:`~api.storage.idempotency` — the saved first answers of retried creations
 * :mod:`~api.storage.errors` — what storage refuses
 """
 

@@ -1,7 +1,7 @@
 """Retention: sheets nobody has touched for a long time are deleted, and expired idempotency keys.
 
 A sheet is kept for ``retention`` after its last change (``updated_at``: created, a round
-recorded or taken back), then deleted with its kept idempotent answers; idempotency keys go
+recorded or taken back), then deleted with its saved idempotent answers; idempotency keys go
 when their lifetime is over. :func:`purge` does it in short batches, so that on SQLite a large
 backlog never holds the write lock for long. :func:`purge_if_due` is how the service runs it
 about once a day without cron: every worker and instance may ask, and the one whose UPDATE moves
@@ -74,7 +74,7 @@ def _purge_batch(connection: Connection, before: datetime) -> int:
         ).scalars()
     )
     if deleted:
-        # A deleted sheet's kept answers go with it: a retry must not resurrect its token.
+        # A deleted sheet's saved answers go with it: a retry must not resurrect its token.
         connection.execute(delete(keys).where(keys.c.sheet_id.in_(deleted)))
     return len(ids)
 

@@ -59,7 +59,8 @@ def page_globals() -> dict[str, Any]:
         "asset_url": blp.asset_url,
         "lang": language(),
         "languages": i18n.NAMES,
-        "texts": script_texts(),
+        "texts": script_texts,
+        "page_texts": "scorekeeping",
     }
 
 
@@ -100,20 +101,29 @@ _RENDERED: dict[tuple[str, ...], tuple[bytes, str]] = {}
 
 
 def page(
-    template: str, *, key: tuple[str, ...] = (), status: int = 200, **context: Any
+    template: str,
+    *,
+    key: tuple[str, ...] = (),
+    status: int = 200,
+    keep: bool = True,
+    **context: Any,
 ) -> Response:
     """A rendered page with an ETag of its body; a phone that already has it gets a 304.
 
     ``key`` names what, besides the template, the language and the mount point, the page
     depends on: no page shows anything else of the request, so it is rendered once and
     answered from memory after (except in debug mode, where templates change as one works).
+    A page made from whatever its address says (``keep=False``: a house ruleset's rules) is
+    rendered for each request instead, and its language links keep its query.
     """
     cache_key = (template, request.script_root, language(), *key)
-    kept = None if current_app.debug else _RENDERED.get(cache_key)
+    kept = None if current_app.debug or not keep else _RENDERED.get(cache_key)
     if kept is None:
+        if not keep:
+            context.setdefault("query_kept", request.args.to_dict())
         body = render_template(template, **context).encode()
         kept = (body, f'"{hashlib.blake2b(body, digest_size=12).hexdigest()}"')
-        if not current_app.debug:
+        if keep and not current_app.debug:
             _RENDERED[cache_key] = kept
     body, etag = kept
     if status != 200:
@@ -223,3 +233,7 @@ def blank_sheet(ruleset_id: str) -> Response:
         family_name=family_name,
         tables_text=tables_text,
     )
+
+
+# The referee's pages and the rules of a ruleset are views of this blueprint too.
+from . import referee, rulebook  # noqa: E402, F401

@@ -9,6 +9,7 @@ catalog as the templates'.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rules.i18n import N_
@@ -43,27 +44,26 @@ def family_name(family: str) -> str:
     return _(FAMILIES[family]) if family in FAMILIES else family
 
 
-def script_texts() -> dict[str, str]:
-    """The texts the script shows, by key; ``{name}`` marks a value the script fills in."""
+def script_texts(page: str) -> dict[str, str]:
+    """The texts the scripts of ``page`` (``"scorekeeping"`` or ``"referee"``) show, by key;
+    ``{name}`` marks a value the script fills in."""
     texts: dict[str, str] = {}
-    for part in (
-        _shared_texts,
-        _start_page_texts,
-        _sharing_texts,
-        _briefing_texts,
-        _round_entry_texts,
-        _picker_texts,
-        _results_texts,
-    ):
+    for part in _SCRIPT_TEXTS[page]:
         texts.update(part())
     return texts
 
 
 def _shared_texts() -> dict[str, str]:
-    """Texts both pages' scripts show."""
+    """Texts every page's script shows (common.js)."""
     return {
         "network_error": _("The server cannot be reached. Nothing was lost; try again."),
         "unexpected": _("The server answered {status}: {detail}"),
+    }
+
+
+def _sheet_list_texts() -> dict[str, str]:
+    """The start page's players and its list of sheets, and a sheet's state."""
+    return {
         "player_number": _("Player {number}"),
         "in_progress": _("in progress"),
         "finished": _("finished"),
@@ -178,6 +178,110 @@ def _results_texts() -> dict[str, str]:
         "yes": _("Yes, take it back"),
         "no": _("No"),
     }
+
+
+def _referee_texts() -> dict[str, str]:
+    """The referee's pages: the table, the places cards are tapped into, asking."""
+    return {
+        "sheet_rules": _("The sheet's rules: {name}"),
+        "sheet_unreadable": _("The sheet could not be read ({detail}); choose the ruleset."),
+        "round_choice": _("Round {number}: {contract} ({cards} cards)"),
+        "players_unsaid": _("not said"),
+        "grid_label": _("Cards to add to {place}"),
+        "grid_add": _("{card}: add to {place}"),
+        "take_off": _("Take {card} off {place}"),
+        "drop_place": _("Remove {place}"),
+        "place_empty": _("Choose this place, then tap its cards below."),
+        "meld_number": _("Meld {number}"),
+        "rest_of_hand": _("The rest of the hand"),
+        "rest_hint": _("The cards the player keeps in hand besides these melds."),
+        "the_meld": _("The meld"),
+        "table_meld": _("The meld on the table"),
+        "laid_off": _("The cards laid off"),
+        "offered": _("The card offered for the wild card"),
+        "the_hand": _("The hand"),
+        "only_wild": _("the meld's only wild card"),
+        "card_at": _("card {number}: {card}"),
+        "nobody": _("nobody"),
+        "seat": _("Seat {seat}"),
+        "seat_of": _("{name} (seat {seat})"),
+        "buys_used_of": _("Buys {name} has used this round"),
+        "buys_short": _("buys used"),
+        "empty_cards": _("Tap the cards in to ask the referee."),
+        "empty_buy": _("Tick who is calling for the discard."),
+        "empty_hand": _("Tap in the cards of the hand."),
+        "working": _("The referee is thinking…"),
+        "not_asked": _("The referee cannot judge this yet: {detail}"),
+    }
+
+
+def _ruling_texts() -> dict[str, str]:
+    """The referee's verdicts, around the API's own words."""
+    return {
+        "stands_for": _("= {card}"),
+        "wild_reading": _("{card}, standing for {reading}"),
+        "meld_unread": _("Not a meld"),
+        "set_of": _("Set ({rank})"),
+        "run_in": _("Run ({suit})"),
+        "contract_is": _("The contract of this round: {contract}."),
+        "valid_contract": _("Legal: the contract may be laid."),
+        "invalid_contract": _("Not legal: this contract may not be laid."),
+        "valid_meld": _("Legal: this is a meld."),
+        "invalid_meld": _("Not legal: this is not a meld."),
+        "valid_layoff": _("Legal: the cards may be laid off."),
+        "invalid_layoff": _("Not legal: these cards may not be laid off."),
+        "valid_swap": _("Legal: the wild card may be taken."),
+        "invalid_swap": _("Not legal: the wild card may not be taken."),
+        "after_layoff": _("The meld after the lay-off"),
+        "after_swap": _("The meld after the swap"),
+        "freed": _("Taken from the meld:"),
+        "obligation_own_meld_now": _(
+            "The freed wild card must go into a meld of the player's own at once."
+        ),
+        "obligation_table_this_turn": _(
+            "The freed wild card must be played on the table this turn."
+        ),
+        "obligation_hand": _("The freed wild card goes into the player's hand."),
+        "remaining": _("Left in hand:"),
+        "no_cards": _("no cards"),
+        "goes_out": _("The player goes out."),
+        "does_not_go_out": _("The player does not go out."),
+        "nobody_buys": _("Nobody may buy the discard."),
+        "buys_only": _("{name} gets the discard."),
+        "buys_one": _("{name} gets the discard and takes 1 more card from the stock."),
+        "buys_cards": _("{name} gets the discard and takes {count} more cards from the stock."),
+        "refused_callers": _("Why the others do not get it"),
+        "refusal": _("{name}: {message}"),
+        "can_lay": _("Yes: this hand can lay {contract}."),
+        "cannot_lay": _("Not yet: this hand cannot lay {contract}."),
+        "best_arrangement": _("The best way to lay it"),
+        "penalty_left": _("Points left in hand: {points}"),
+        "needs_title": _("Any one of these cards would let it"),
+        "needs_none": _("No single card would: it needs more than one."),
+        "closest_title": _("The nearest it comes"),
+        "partial_set": _("Set"),
+        "partial_run": _("Run"),
+        "lacks": _("lacks {cards}"),
+        "complete": _("complete"),
+        "link_copied": _("The link is copied."),
+        "link_selected": _("The link is selected: copy it."),
+    }
+
+
+#: Each page's texts: a page carries only those its own scripts show.
+_SCRIPT_TEXTS: dict[str, tuple[Callable[[], dict[str, str]], ...]] = {
+    "scorekeeping": (
+        _shared_texts,
+        _sheet_list_texts,
+        _start_page_texts,
+        _sharing_texts,
+        _briefing_texts,
+        _round_entry_texts,
+        _picker_texts,
+        _results_texts,
+    ),
+    "referee": (_shared_texts, _referee_texts, _ruling_texts),
+}
 
 
 def rank_names() -> list[tuple[str, str]]:

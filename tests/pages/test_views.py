@@ -3,6 +3,7 @@ what a Content-Security-Policy will demand of the markup, and the weight of each
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,7 +19,7 @@ from rules import PRESETS
 
 STATIC = Path(__file__).resolve().parents[2] / "api" / "pages" / "static"
 #: A sheet's page is asked for by its id, made for each test (``page_path``).
-PAGES = ["/", "/m/<sheet>", "/rulesets/liverpool/sheet"]
+PAGES = ["/", "/m/<sheet>", "/rulesets/liverpool/sheet", "/rulesets/liverpool", "/check", "/hand"]
 MOST_PAGE_BYTES = 100 * 1024
 
 
@@ -220,13 +221,79 @@ def test_the_qr_endpoint_draws_only_sheet_links(client: FlaskClient, text: str) 
     assert client.post("/qr", data=text, content_type="text/plain").status_code == 422
 
 
-def test_every_text_the_scripts_show_is_in_the_one_dictionary() -> None:
-    """Each key the scripts pass to say() (the first argument, a literal or a choice between
-    literals) is defined once in script_texts, and each text defined there is shown."""
+#: The scripts of each page family, by the texts they carry (api.pages.texts.script_texts).
+SCRIPTS = {
+    "scorekeeping": ["common", "start", "sheet", "scores", "picker", "chart", "print"],
+    "referee": ["common", "referee", "check", "hand"],
+}
+
+
+@pytest.mark.parametrize("page", sorted(SCRIPTS))
+def test_every_text_the_scripts_show_is_in_their_pages_dictionary(page: str) -> None:
+    """Each key the scripts of a page pass to say() (the first argument, a literal or a choice
+    between literals) is defined in that page's script_texts, and each text defined there is
+    named by one of its scripts."""
     used: set[str] = set()
-    for script in STATIC.glob("*.js"):
-        for argument in re.findall(r"say\(([^,)]+)", script.read_text()):
+    named: set[str] = set()
+    for name in SCRIPTS[page]:
+        source = (STATIC / f"{name}.js").read_text()
+        for argument in re.findall(r"say\(([^,)]+)", source):
             used |= set(re.findall(r'"(\w+)"', argument))
+        named |= set(re.findall(r'"(\w+)"', source))
+    texts = script_texts(page)
     assert len(used) > 20, "few texts found: the pattern no longer matches the scripts"
-    assert used - set(script_texts()) == set()
-    assert set(script_texts()) - used == set()
+    assert used - set(texts) == set()
+    assert set(texts) - named == set()
+
+
+def test_every_script_belongs_to_a_page() -> None:
+    scripts = {path.stem for path in STATIC.glob("*.js")}
+    assert scripts == {name for names in SCRIPTS.values() for name in names}
+
+
+@pytest.mark.parametrize("path", ["/check", "/hand"])
+@pytest.mark.parametrize("language", ["en", "de", "nl", "it", "nb"])
+def test_the_referees_pages_speak_each_language(
+    client: FlaskClient, path: str, language: str
+) -> None:
+    """Each referee page, in each language: its own words, every preset's rounds with their
+    contracts in that language, and the card grid."""
+    answer = get(client, f"{path}?lang={language}")
+    assert answer.status_code == 200
+    assert answer.headers["Content-Language"] == language
+    page = answer.get_data(as_text=True)
+    assert f'<html lang="{language}">' in page
+    english = get(client, f"{path}?lang=en").get_data(as_text=True)
+    heading = re.search(r"<h1>([^<]+)</h1>", page)
+    assert heading is not None
+    if language != "en":
+        assert heading.group(1) not in english
+    assert page.count('class="card-button') == 53
+    facts = json.loads(
+        re.findall(r'<script type="application/json" id="presets">(.+?)</script>', page)[0]
+    )
+    assert [preset["id"] for preset in facts] == list(PRESETS)
+    with client.application.test_request_context(headers={"Accept-Language": language}):
+        from api.pages import contract_text
+
+        for preset, ruleset in zip(facts, PRESETS.values(), strict=True):
+            assert [round["hand_size"] for round in preset["rounds"]] == [
+                spec.hand_size for spec in ruleset.rounds
+            ]
+            assert [round["contract"]["text"] for round in preset["rounds"]] == [
+                contract_text(spec.contract, ruleset.family) for spec in ruleset.rounds
+            ]
+
+
+def test_the_start_page_links_the_referee_and_each_rulesets_rules(client: FlaskClient) -> None:
+    page = get(client, "/").get_data(as_text=True)
+    assert 'href="/check"' in page and 'href="/hand"' in page
+    for ruleset in PRESETS.values():
+        assert f'href="/rulesets/{ruleset.id}"' in page
+        assert f'href="/check?ruleset={ruleset.id}"' in page
+
+
+def test_the_sheet_page_has_the_referees_links(client: FlaskClient, page_path: Any) -> None:
+    page = get(client, page_path("/m/<sheet>")).get_data(as_text=True)
+    for link in ("check-link", "hand-link", "rules-link"):
+        assert f'id="{link}"' in page

@@ -1,14 +1,17 @@
-// What the start page and the sheet page share: their texts, the API's answers and errors,
+// What every page's script shares: their texts, the API's answers and errors,
 // and what this device remembers about the sheets it opened.
 
 const texts = JSON.parse(document.getElementById("texts").textContent);
 // The language the page is written in: the API is asked for its messages in it too.
 const language = document.documentElement.lang;
 
-// The language switch keeps the address's fragment (a sheet's edit link lives there).
+// The language switch keeps the rest of the address: a sheet's edit link lives in the fragment,
+// a ruling in the query.
 for (const link of document.querySelectorAll("a[data-lang]")) {
   link.addEventListener("click", () => {
-    link.href = `?lang=${link.dataset.lang}${window.location.hash}`;
+    const query = new URLSearchParams(window.location.search);
+    query.set("lang", link.dataset.lang);
+    link.href = `?${query}${window.location.hash}`;
   });
 }
 
@@ -40,11 +43,12 @@ export class ApiError extends Error {
 }
 
 /** Ask the API; answers {status, etag, body}, and throws ApiError for every error status. */
-export async function api(method, path, { body, headers = {} } = {}) {
+export async function api(method, path, { body, headers = {}, signal } = {}) {
   const init = {
     method,
     headers: { Accept: "application/json", "Accept-Language": language, ...headers },
     cache: "no-store",
+    signal,
   };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -54,6 +58,7 @@ export async function api(method, path, { body, headers = {} } = {}) {
   try {
     answer = await fetch(path, init);
   } catch (error) {
+    if (error.name === "AbortError") throw error; // a newer question replaced this one
     throw new ApiError(0, { detail: say("network_error") });
   }
   const etag = answer.headers.get("ETag");

@@ -120,6 +120,7 @@ function render(previous) {
   showStandings(sheet);
   renderChart();
   renderShare();
+  renderReferee();
   updateEntry(previous);
 }
 
@@ -142,6 +143,21 @@ function renderShare() {
   const base = sheet.ruleset.base || sheet.ruleset.id;
   $("blank-sheet-link").href = `/rulesets/${encodeURIComponent(base)}/sheet`;
   $("blank-sheet-link").hidden = false;
+}
+
+/** The referee's pages, opened on this sheet's ruleset, players and round to play. */
+function renderReferee() {
+  const round = nextRound(sheet) || sheet.rounds.at(-1);
+  const about = `sheet=${encodeURIComponent(sheet.id)}&round=${round.number}`;
+  $("check-link").search = about;
+  $("hand-link").search = about;
+  const own = sheet.ruleset;
+  const rules = $("rules-link");
+  rules.href = `${rules.dataset.rules}${encodeURIComponent(own.id)}`;
+  // A house ruleset: its preset, and the options it was made with.
+  if (Object.keys(own.options || {}).length)
+    rules.search = `options=${encodeURIComponent(JSON.stringify(own.options))}`;
+  $("ask-referee").hidden = false;
 }
 
 // --- taking back the last round ------------------------------------------------------------------

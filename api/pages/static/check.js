@@ -1,0 +1,408 @@
+// The check page: a contract, a meld, a lay-off, a joker swap or a buy, tapped in and sent to
+// the API's checks as they change; the verdict shown is the API's, in the page's language.
+// Everything chosen lives in the address (docs/pages.md, "Addresses"), so a link to the page
+// shows the same ruling.
+
+import { make, say } from "./common.js";
+import {
+  Asker,
+  Places,
+  Table,
+  cardChip,
+  cardLabel,
+  cardRow,
+  joinCards,
+  joinMelds,
+  meldReading,
+  parseCards,
+  parseMelds,
+  query,
+  violationList,
+  without,
+  writeAddress,
+} from "./referee.js";
+
+const $ = (id) => document.getElementById(id);
+const form = $("referee");
+const MOVES = ["contract", "meld", "layoff", "swap", "buy"];
+/** The API's check for each move. */
+const PATHS = {
+  contract: "/v1/checks/contract",
+  meld: "/v1/checks/meld",
+  layoff: "/v1/checks/layoff",
+  swap: "/v1/checks/joker-swap",
+  buy: "/v1/checks/buy",
+};
+
+const table = new Table(() => {
+  // Another round before any card is tapped in: a place for each meld of its contract.
+  if (move === "contract" && !melds().flat().length) places.set(contractPlaces());
+  if (move === "buy") fillSeats();
+  changed();
+});
+const places = new Places(changed);
+const asker = new Asker({ form, status: $("verdict-line"), show });
+
+let move = MOVES.includes(query.get("move")) ? query.get("move") : "contract";
+/** Whether the whole hand is tapped in too (the contract check then says what remains). */
+let wholeHand = false;
+
+// --- the places of each move ---------------------------------------------------------------------
+
+function meldPlace(index, cards) {
+  return {
+    key: `melds.${index}`,
+    field: `melds.${index}`,
+    label: say("meld_number", { number: index + 1 }),
+    cards,
+    droppable: true,
+  };
+}
+
+function restPlace(cards) {
+  return { key: "rest", field: "hand", label: say("rest_of_hand"), hint: say("rest_hint"), cards };
+}
+
+/** The places the address fills in for a move. */
+function placesFromAddress() {
+  if (move === "contract") {
+    let melds = parseMelds(query.get("melds"));
+    if (melds.length === 0) {
+      const round = table.rounds().find((each) => each.number === table.round());
+      melds = (round ? round.contract.melds : [null, null]).map(() => []);
+    }
+    const hand = query.has("hand") ? parseCards(query.get("hand")) : null;
+    wholeHand = hand !== null;
+    const found = melds.map((cards, index) => meldPlace(index, cards));
+    if (wholeHand) found.push(restPlace(without(hand, melds.flat())));
+    return found;
+  }
+  if (move === "meld") return [{ key: "cards", field: "cards", label: say("the_meld"), cards: parseCards(query.get("cards")) }];
+  const onTable = { key: "meld", field: "meld", label: say("table_meld"), cards: parseCards(query.get("meld")) };
+  if (move === "layoff")
+    return [onTable, { key: "cards", field: "cards", label: say("laid_off"), cards: parseCards(query.get("cards")) }];
+  if (move === "swap")
+    return [onTable, { key: "card", field: "card", label: say("offered"), cards: parseCards(query.get("card")).slice(0, 1), single: true }];
+  return [];
+}
+
+function cardsOf(key) {
+  return places.get(key)?.cards ?? [];
+}
+
+function melds() {
+  return places.places.filter((place) => place.key.startsWith("melds.")).map((place) => place.cards);
+}
+
+/** Number the melds again after one was taken away. */
+function renumber() {
+  const kept = melds();
+  const rest = places.get("rest");
+  places.set([...kept.map((cards, index) => meldPlace(index, cards)), ...(rest ? [rest] : [])]);
+}
+
+// --- the options of each move ------------------------------------------------------------------------
+
+function showOptions() {
+  for (const element of form.querySelectorAll("[data-moves]")) {
+    element.hidden = !element.dataset.moves.split(" ").includes(move);
+  }
+  $("round-field").hidden = move === "meld";
+  $("players-field").hidden = move === "meld" || move === "buy";
+  for (const radio of form.querySelectorAll("input[name=move]")) radio.checked = radio.value === move;
+}
+
+function fillSeats() {
+  const seats = table.sheet ? table.sheet.players.length : Number($("seats").value || 4);
+  const onTurn = Math.min(Number($("on-turn").value || 0), seats - 1);
+  const previous = $("previous-buyer").value;
+  const option = (seat) => make("option", { value: String(seat), text: table.seatName(seat) });
+  const all = [...Array(seats).keys()];
+  $("on-turn").replaceChildren(...all.map(option));
+  $("on-turn").value = String(onTurn);
+  $("previous-buyer").replaceChildren(make("option", { value: "", text: say("nobody") }), ...all.map(option));
+  if (previous && Number(previous) < seats) $("previous-buyer").value = previous;
+  const calling = new Set(callers());
+  const used = buysUsed();
+  $("callers").replaceChildren(
+    ...all
+      .filter((seat) => seat !== onTurn)
+      .map((seat) =>
+        make(
+          "li",
+          { class: "caller" },
+          make("input", { type: "checkbox", id: `caller-${seat}`, value: String(seat), checked: calling.has(seat) }),
+          make("label", { for: `caller-${seat}`, text: table.seatName(seat) }),
+          make("label", { for: `buys-${seat}`, class: "visually-hidden", text: say("buys_used_of", { name: table.seatName(seat) }) }),
+          make("input", {
+            type: "number",
+            id: `buys-${seat}`,
+            class: "buys-used",
+            inputmode: "numeric",
+            min: "0",
+            max: "20",
+            value: String(used[seat] ?? 0),
+            "data-seat": String(seat),
+            "data-field": `buys_used.${seat}`,
+          }),
+          make("span", { class: "hint", "aria-hidden": "true", text: say("buys_short") }),
+        ),
+      ),
+  );
+}
+
+function callers() {
+  const boxes = [...$("callers").querySelectorAll("input[type=checkbox]")];
+  if (boxes.length) return boxes.filter((box) => box.checked).map((box) => Number(box.value));
+  return parseCards(query.get("callers")).map(Number);
+}
+
+function buysUsed() {
+  const inputs = [...$("callers").querySelectorAll("input.buys-used")];
+  if (inputs.length) return Object.fromEntries(inputs.map((input) => [input.dataset.seat, Number(input.value || 0)]));
+  return Object.fromEntries(parseCards(query.get("buys_used")).map((pair) => pair.split(":").map(Number)));
+}
+
+function readBuyAddress() {
+  if (query.get("seats") && !table.sheet) $("seats").value = query.get("seats");
+  fillSeats();
+  if (query.get("on_turn")) {
+    $("on-turn").value = query.get("on_turn");
+    fillSeats();
+  }
+  if (query.get("previous_buyer")) $("previous-buyer").value = query.get("previous_buyer");
+}
+
+// --- the question and its address -------------------------------------------------------------
+
+const chosen = (id) => $(id).value || null;
+
+/** The body of the check, as the API reads it; null while there is nothing to check yet. */
+function body() {
+  const base = { ruleset: table.ruleset() };
+  if (move === "meld") {
+    if (!cardsOf("cards").length) return null;
+    return { ...base, cards: cardsOf("cards"), order: order(), ...(chosen("meld-type") ? { type: chosen("meld-type") } : {}) };
+  }
+  if (move === "buy") {
+    const asked = {
+      ...base,
+      round: table.round(),
+      seats: table.sheet ? table.sheet.players.length : Number($("seats").value),
+      on_turn: Number($("on-turn").value),
+      callers: callers(),
+      buys_used: Object.fromEntries(Object.entries(buysUsed()).filter(([seat]) => callers().includes(Number(seat)))),
+    };
+    if (chosen("previous-buyer") !== null) asked.previous_buyer = Number(chosen("previous-buyer"));
+    return asked.callers.length ? asked : null;
+  }
+  const withTable = { ...base, round: table.round() };
+  if (table.players() !== null) withTable.players = table.players();
+  if (query.get("jokers")) withTable.jokers = Number(query.get("jokers"));
+  if (move === "contract") {
+    const laid = melds();
+    if (!laid.flat().length) return null;
+    const asked = { ...withTable, melds: laid, order: order(), contract_down: $("contract-down").value };
+    if (wholeHand) asked.hand = [...laid.flat(), ...cardsOf("rest")];
+    return asked;
+  }
+  if (move === "layoff") {
+    if (!cardsOf("meld").length || !cardsOf("cards").length) return null;
+    const asked = { ...withTable, meld: cardsOf("meld"), cards: cardsOf("cards"), order: order(), contract_down: $("contract-down").value };
+    if (chosen("end")) asked.end = chosen("end");
+    return asked;
+  }
+  if (!cardsOf("meld").length || !cardsOf("card").length) return null;
+  const asked = { ...withTable, meld: cardsOf("meld"), card: cardsOf("card")[0], contract_down: $("contract-down").value };
+  if (chosen("joker") !== null) asked.joker = Number(chosen("joker"));
+  return asked;
+}
+
+/** The order the cards are tapped in says nothing: the referee lays each run out itself. */
+const order = () => query.get("order") || "any";
+
+function address() {
+  // The contract is what the page checks unless the address says otherwise.
+  const state = { ...table.address(), move: move === "contract" ? null : move };
+  if (move === "meld") return { ...state, round: null, players: null, cards: joinCards(cardsOf("cards")), type: chosen("meld-type") };
+  if (move === "contract") {
+    state.melds = joinMelds(melds());
+    if (wholeHand) state.hand = joinCards([...melds().flat(), ...cardsOf("rest")]);
+  }
+  if (move === "layoff") Object.assign(state, { meld: joinCards(cardsOf("meld")), cards: joinCards(cardsOf("cards")), end: chosen("end") });
+  if (move === "swap") Object.assign(state, { meld: joinCards(cardsOf("meld")), card: joinCards(cardsOf("card")), joker: chosen("joker") });
+  if (["contract", "layoff", "swap"].includes(move) && $("contract-down").value !== "no") state.contract_down = $("contract-down").value;
+  if (move === "buy") {
+    Object.assign(state, {
+      players: null,
+      seats: table.sheet ? null : $("seats").value,
+      on_turn: $("on-turn").value,
+      callers: callers().join("."),
+      buys_used: Object.entries(buysUsed())
+        .filter(([seat, count]) => count && callers().includes(Number(seat)))
+        .map(([seat, count]) => `${seat}:${count}`)
+        .join("."),
+      previous_buyer: chosen("previous-buyer"),
+    });
+  }
+  if (query.get("jokers")) state.jokers = query.get("jokers");
+  if (query.get("order")) state.order = query.get("order");
+  return state;
+}
+
+function changed() {
+  if (move === "contract" && places.places.filter((place) => place.key.startsWith("melds.")).some((place, index) => place.key !== `melds.${index}`)) {
+    renumber();
+  }
+  if (move === "swap") fillJokers();
+  writeAddress(address());
+  const empty = move === "buy" ? "empty_buy" : "empty_cards";
+  asker.soon(PATHS[move], body(), say(empty));
+}
+
+/** The wild card taken, by its place in the meld: needed when the meld holds more than one. */
+function fillJokers() {
+  const select = $("joker");
+  const kept = select.value || query.get("joker") || "";
+  select.replaceChildren(
+    make("option", { value: "", text: say("only_wild") }),
+    ...cardsOf("meld").map((card, index) =>
+      make("option", { value: String(index), text: say("card_at", { number: index + 1, card: cardLabel(card) }) }),
+    ),
+  );
+  if ([...select.options].some((option) => option.value === kept)) select.value = kept;
+}
+
+// --- the verdict ------------------------------------------------------------------------------------
+
+/** The verdict's line for each move: legal, not legal. */
+const HEADLINES = {
+  contract: ["valid_contract", "invalid_contract"],
+  meld: ["valid_meld", "invalid_meld"],
+  layoff: ["valid_layoff", "invalid_layoff"],
+  swap: ["valid_swap", "invalid_swap"],
+};
+const OBLIGATIONS = { own_meld_now: "obligation_own_meld_now", table_this_turn: "obligation_table_this_turn", hand: "obligation_hand" };
+
+function show(verdict) {
+  for (const slot of form.querySelectorAll("[data-verdict-for]")) slot.replaceChildren();
+  const details = $("verdict-details");
+  details.replaceChildren();
+  form.dataset.valid = verdict ? String(verdict.valid ?? verdict.winner !== null) : "";
+  if (!verdict) return;
+  const line = $("verdict-line");
+  if (move === "buy") return showBuy(verdict, line, details);
+  line.textContent = say(HEADLINES[move][verdict.valid ? 0 : 1]);
+  if (verdict.contract) details.append(make("p", { class: "contract-line", text: say("contract_is", { contract: verdict.contract.text }) }));
+  const loose = verdict.violations.filter((violation) => violation.meld === null || violation.meld === undefined);
+  if (move === "contract") {
+    verdict.melds.forEach((meld, index) => {
+      const slot = places.verdictSlot(`melds.${index}`);
+      const own = verdict.violations.filter((violation) => violation.meld === index);
+      if (slot) slot.append(meldReading(meld), ...(own.length ? [violationList(own)] : []));
+    });
+    if (verdict.remaining) {
+      details.append(
+        make("p", { class: "remaining" }, make("span", { text: say("remaining") }), " ", verdict.remaining.length ? cardRow(verdict.remaining) : say("no_cards")),
+        make("p", { class: "goes-out", text: say(verdict.goes_out ? "goes_out" : "does_not_go_out") }),
+      );
+    }
+  } else if (move === "meld") {
+    places.verdictSlot("cards").append(meldReading(verdict.meld));
+  } else {
+    const after = move === "layoff" ? "after_layoff" : "after_swap";
+    details.append(make("h3", { text: say(after) }), meldReading(verdict.meld));
+    if (move === "swap") {
+      details.append(
+        make("p", {}, make("span", { text: say("freed") }), " ", cardChip(verdict.freed)),
+        make("p", { class: "obligation", text: say(OBLIGATIONS[verdict.obligation] || verdict.obligation) }),
+      );
+    }
+  }
+  if (loose.length) details.append(violationList(loose));
+}
+
+function showBuy(verdict, line, details) {
+  line.textContent =
+    verdict.winner === null
+      ? say("nobody_buys")
+      : verdict.penalty_cards === 0
+      ? say("buys_only", { name: table.seatName(verdict.winner) })
+      : say(verdict.penalty_cards === 1 ? "buys_one" : "buys_cards", { name: table.seatName(verdict.winner), count: verdict.penalty_cards });
+  if (verdict.refused.length) {
+    details.append(
+      make("h3", { text: say("refused_callers") }),
+      make(
+        "ul",
+        { class: "violations" },
+        ...verdict.refused.map((refusal) => make("li", { "data-code": refusal.code, text: say("refusal", { name: table.seatName(refusal.seat), message: refusal.message }) })),
+      ),
+    );
+  }
+}
+
+// --- wiring -----------------------------------------------------------------------------------------
+
+function startMove(next) {
+  move = next;
+  showOptions();
+  places.set(move === "contract" ? contractPlaces() : placesFromAddress());
+  if (move === "buy") fillSeats();
+  changed();
+}
+
+/** A fresh contract: an empty meld for each meld of the round's contract. */
+function contractPlaces() {
+  const round = table.rounds().find((each) => each.number === table.round());
+  const found = (round ? round.contract.melds : [null, null]).map((_, index) => meldPlace(index, []));
+  if (wholeHand) found.push(restPlace([]));
+  return found;
+}
+
+for (const radio of form.querySelectorAll("input[name=move]")) {
+  radio.addEventListener("change", () => {
+    if (radio.checked) startMove(radio.value);
+  });
+}
+for (const id of ["contract-down", "meld-type", "end", "joker", "seats", "on-turn", "previous-buyer"]) {
+  $(id).addEventListener("change", () => {
+    if (id === "seats" || id === "on-turn") fillSeats();
+    changed();
+  });
+}
+$("callers").addEventListener("change", changed);
+$("add-meld").addEventListener("click", () => {
+  const rest = places.get("rest");
+  const laid = melds();
+  places.set([...laid.map((cards, index) => meldPlace(index, cards)), meldPlace(laid.length, []), ...(rest ? [rest] : [])]);
+  places.choose(places.get(`melds.${laid.length}`));
+  changed();
+});
+$("whole-hand").addEventListener("change", () => {
+  wholeHand = $("whole-hand").checked;
+  const laid = melds().map((cards, index) => meldPlace(index, cards));
+  places.set(wholeHand ? [...laid, restPlace([])] : laid);
+  if (wholeHand) places.choose(places.get("rest"));
+  changed();
+});
+$("copy-link").addEventListener("click", async () => {
+  $("ruling-link").select();
+  try {
+    await navigator.clipboard.writeText($("ruling-link").value);
+    $("copy-status").textContent = say("link_copied");
+  } catch (error) {
+    $("copy-status").textContent = say("link_selected");
+  }
+});
+form.addEventListener("submit", (event) => event.preventDefault());
+
+await table.load();
+for (const [id, key] of [["contract-down", "contract_down"], ["meld-type", "type"], ["end", "end"]]) {
+  if (query.get(key)) $(id).value = query.get(key);
+}
+showOptions();
+places.set(placesFromAddress());
+$("whole-hand").checked = wholeHand;
+if (move === "swap") fillJokers();
+if (move === "buy") readBuyAddress();
+changed();

@@ -156,6 +156,12 @@ def test_a_contract_tapped_in(tables: Callable[..., Table], width: int, output: 
         assert "Tap the cards in" in table.line()
         # A set of sevens, and a run tapped out of order with a joker in its gap.
         table.tap_cards("7H", "7S", "7D")
+        table.settle()
+        # The run is not tapped in yet: the set alone is asked about, and read.
+        body, verdict = table.last("/v1/checks/contract")
+        assert body["melds"] == [["7H", "7S", "7D"]]
+        assert "Set (7)" in table.page.inner_text("[data-place='melds.0']")
+        assert table.page.locator("[data-error-for='melds.1']").is_hidden()
         table.choose("melds.1")
         table.tap_cards("7H", "JK", "4H", "5H")
         table.settle()
@@ -164,14 +170,14 @@ def test_a_contract_tapped_in(tables: Callable[..., Table], width: int, output: 
         assert verdict["melds"][1]["wilds"] == [{"index": 2, "stands_for": "6H"}]
         assert table.line() == "Legal: the contract may be laid."
         # The joker's reading is shown in its meld, as the picker shows cards.
-        run = table.page.inner_text("[data-verdict-for='melds.1']")
+        run = table.page.inner_text("[data-place='melds.1']")
         assert "= 6♥" in run and "Run (♥)" in run
         assert table.page.get_attribute("#referee", "data-valid") == "true"
 
         # A seven of clubs in the run: not legal, the broken rule marked at its meld.
         table.tap_cards("7C")
         table.choose("melds.0")
-        table.tap("[data-place='melds.0'] [data-remove='2']")  # the set is two sevens now
+        table.tap("[data-place='melds.0'] [data-remove='7D']")  # the set is two sevens now
         table.settle()
         verdict = the_api_agrees(table, "/v1/checks/contract")
         assert verdict["valid"] is False
@@ -187,7 +193,7 @@ def test_a_contract_tapped_in(tables: Callable[..., Table], width: int, output: 
         check_accessibility(table.page, f"check, a contract refused, {width}")
 
         # Mended, and with the rest of the hand: does the player go out?
-        table.tap("[data-place='melds.1'] [data-remove='4']")
+        table.tap("[data-place='melds.1'] [data-remove='7C']")
         table.choose("melds.0")
         table.tap_cards("7D")
         table.page.check("#whole-hand")
@@ -266,7 +272,26 @@ def test_a_lay_off_and_a_joker_swap(tables: Callable[..., Table], width: int, ou
         assert verdict["meld"]["cards"] == ["4S", "5S", "6S", "7S"]
         assert "Taken from the meld:" in table.text()
         assert "The freed wild card must go into a meld" in table.text()
+        # Two jokers in the meld: which one is taken must be said, and a card that is not
+        # wild is refused in the API's words.
+        table.choose("meld")
+        table.tap_cards("JK")
+        table.settle()
+        _, verdict = table.last("/v1/checks/joker-swap")
+        table.page.select_option("#joker", "0")
+        table.settle()
+        verdict = the_api_agrees(table, "/v1/checks/joker-swap")
+        assert verdict["valid"] is False
+        assert "Taken from the meld:" not in table.text()
+        for violation in verdict["violations"]:
+            assert violation["message"] in table.text()
+        table.page.select_option("#joker", "1")
+        table.settle()
+        assert the_api_agrees(table, "/v1/checks/joker-swap")["valid"] is True
+        table.tap("[data-place='meld'] [data-remove='JK']")
+        table.page.select_option("#joker", "")
         # The card offered is one card: a second tap replaces it.
+        table.choose("card")
         table.tap_cards("3S")
         table.settle()
         body, _ = table.last("/v1/checks/joker-swap")
@@ -372,7 +397,7 @@ def test_the_keyboard_alone(tables: Callable[..., Table]) -> None:
     assert body["melds"] == [["QH", "QH", "QH"], ["4C", "5C", "4C"]]
     assert verdict["valid"] is False
     # A card tapped in a meld leaves it, by keyboard too, and the focus stays in the meld.
-    page.focus("[data-place='melds.1'] [data-remove='1']")
+    page.focus("[data-place='melds.1'] [data-remove='5C']")
     page.keyboard.press("Enter")
     table.settle()
     assert table.last("/v1/checks/contract")[0]["melds"][1] == ["4C", "4C"]
@@ -412,8 +437,13 @@ def test_the_sheet_opens_the_referee_on_its_own_table(
     assert json.loads(urllib.parse.parse_qs(urllib.parse.urlsplit(rules).query)["options"][0]) == {
         "buy_limit": 1
     }
-    page.click("#check-link")
+    # The referee opens beside the sheet, so a round half typed in stays as it is.
+    with page.context.expect_page() as opened:
+        page.click("#check-link")
+    page = opened.value
+    table = Table(page, server, 360)
     page.wait_for_url("**/check?*")
+    assert page.locator("#seats-field").is_hidden()
     page.wait_for_function("() => document.getElementById('ruleset').value === 'sheet'")
     # A buy at this table: its players by name, its own house limit of one buy.
     page.click("label[for=move-buy]")

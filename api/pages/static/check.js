@@ -44,6 +44,10 @@ const places = new Places(changed);
 const asker = new Asker({ form, status: $("verdict-line"), show });
 
 let move = MOVES.includes(query.get("move")) ? query.get("move") : "contract";
+/** The places of each move chosen before, by move. */
+const keptPlaces = new Map();
+/** The rest of the hand, kept while it is not part of the question. */
+let keptRest = [];
 /** Whether the whole hand is tapped in too (the contract check then says what remains). */
 let wholeHand = false;
 
@@ -90,6 +94,11 @@ function cardsOf(key) {
   return places.get(key)?.cards ?? [];
 }
 
+/** The keys of the melds asked about, in the order the question lists them. */
+function askedMelds() {
+  return places.places.filter((place) => place.key.startsWith("melds.") && place.cards.length).map((place) => place.key);
+}
+
 function melds() {
   return places.places.filter((place) => place.key.startsWith("melds.")).map((place) => place.cards);
 }
@@ -113,6 +122,8 @@ function showOptions() {
 }
 
 function fillSeats() {
+  // At a sheet's table the seats are its players.
+  $("seats-field").hidden = Boolean(table.sheet);
   const seats = table.sheet ? table.sheet.players.length : Number($("seats").value || 4);
   const onTurn = Math.min(Number($("on-turn").value || 0), seats - 1);
   const previous = $("previous-buyer").value;
@@ -200,8 +211,10 @@ function body() {
   if (table.players() !== null) withTable.players = table.players();
   if (query.get("jokers")) withTable.jokers = Number(query.get("jokers"));
   if (move === "contract") {
-    const laid = melds();
-    if (!laid.flat().length) return null;
+    // A meld with no card yet is not part of the question; the API's meld i is the i-th
+    // meld that has cards (asked()).
+    const laid = melds().filter((cards) => cards.length);
+    if (!laid.length) return null;
     const asked = { ...withTable, melds: laid, order: order(), contract_down: $("contract-down").value };
     if (wholeHand) asked.hand = [...laid.flat(), ...cardsOf("rest")];
     return asked;
@@ -231,7 +244,8 @@ function address() {
   }
   if (move === "layoff") Object.assign(state, { meld: joinCards(cardsOf("meld")), cards: joinCards(cardsOf("cards")), end: chosen("end") });
   if (move === "swap") Object.assign(state, { meld: joinCards(cardsOf("meld")), card: joinCards(cardsOf("card")), joker: chosen("joker") });
-  if (["contract", "layoff", "swap"].includes(move) && $("contract-down").value !== "no") state.contract_down = $("contract-down").value;
+  if (["contract", "layoff", "swap"].includes(move) && $("contract-down").value !== (DOWN_BY_DEFAULT[move] || "no"))
+    state.contract_down = $("contract-down").value;
   if (move === "buy") {
     Object.assign(state, {
       players: null,
@@ -266,6 +280,8 @@ function fillJokers() {
   const kept = select.value || query.get("joker") || "";
   select.replaceChildren(
     make("option", { value: "", text: say("only_wild") }),
+    // Which cards are wild is the ruleset's to say (a two in May I?): every card is offered,
+    // by its place in the meld, and the API says if the one chosen is no wild card.
     ...cardsOf("meld").map((card, index) =>
       make("option", { value: String(index), text: say("card_at", { number: index + 1, card: cardLabel(card) }) }),
     ),
@@ -285,7 +301,7 @@ const HEADLINES = {
 const OBLIGATIONS = { own_meld_now: "obligation_own_meld_now", table_this_turn: "obligation_table_this_turn", hand: "obligation_hand" };
 
 function show(verdict) {
-  for (const slot of form.querySelectorAll("[data-verdict-for]")) slot.replaceChildren();
+  places.clearReadings();
   const details = $("verdict-details");
   details.replaceChildren();
   form.dataset.valid = verdict ? String(verdict.valid ?? verdict.winner !== null) : "";
@@ -296,10 +312,10 @@ function show(verdict) {
   if (verdict.contract) details.append(make("p", { class: "contract-line", text: say("contract_is", { contract: verdict.contract.text }) }));
   const loose = verdict.violations.filter((violation) => violation.meld === null || violation.meld === undefined);
   if (move === "contract") {
+    const keys = askedMelds();
     verdict.melds.forEach((meld, index) => {
-      const slot = places.verdictSlot(`melds.${index}`);
       const own = verdict.violations.filter((violation) => violation.meld === index);
-      if (slot) slot.append(meldReading(meld), ...(own.length ? [violationList(own)] : []));
+      places.showReading(keys[index], meld, own.length ? violationList(own) : null);
     });
     if (verdict.remaining) {
       details.append(
@@ -308,11 +324,11 @@ function show(verdict) {
       );
     }
   } else if (move === "meld") {
-    places.verdictSlot("cards").append(meldReading(verdict.meld));
+    places.showReading("cards", verdict.meld, null);
   } else {
     const after = move === "layoff" ? "after_layoff" : "after_swap";
-    details.append(make("h3", { text: say(after) }), meldReading(verdict.meld));
-    if (move === "swap") {
+    if (verdict.valid) details.append(make("h3", { text: say(after) }), meldReading(verdict.meld));
+    if (move === "swap" && verdict.valid && verdict.freed) {
       details.append(
         make("p", {}, make("span", { text: say("freed") }), " ", cardChip(verdict.freed)),
         make("p", { class: "obligation", text: say(OBLIGATIONS[verdict.obligation] || verdict.obligation) }),
@@ -343,10 +359,16 @@ function showBuy(verdict, line, details) {
 
 // --- wiring -----------------------------------------------------------------------------------------
 
+/** Where the question starts: a lay-off is made by a player whose contract is down. */
+const DOWN_BY_DEFAULT = { layoff: "earlier_turn" };
+
 function startMove(next) {
+  keptPlaces.set(move, places.places);
   move = next;
+  $("contract-down").value = DOWN_BY_DEFAULT[move] || "no";
   showOptions();
-  places.set(move === "contract" ? contractPlaces() : placesFromAddress());
+  // Each move keeps its cards while another is looked at.
+  places.set(keptPlaces.get(move) || (move === "contract" ? contractPlaces() : placesFromAddress()));
   if (move === "buy") fillSeats();
   changed();
 }
@@ -371,32 +393,27 @@ for (const id of ["contract-down", "meld-type", "end", "joker", "seats", "on-tur
   });
 }
 $("callers").addEventListener("change", changed);
+$("callers").addEventListener("input", changed);
 $("add-meld").addEventListener("click", () => {
   const rest = places.get("rest");
   const laid = melds();
   places.set([...laid.map((cards, index) => meldPlace(index, cards)), meldPlace(laid.length, []), ...(rest ? [rest] : [])]);
-  places.choose(places.get(`melds.${laid.length}`));
+  places.choose(places.get(`melds.${laid.length}`), { focus: false });
   changed();
 });
 $("whole-hand").addEventListener("change", () => {
   wholeHand = $("whole-hand").checked;
+  if (!wholeHand) keptRest = cardsOf("rest");
   const laid = melds().map((cards, index) => meldPlace(index, cards));
-  places.set(wholeHand ? [...laid, restPlace([])] : laid);
-  if (wholeHand) places.choose(places.get("rest"));
+  places.set(wholeHand ? [...laid, restPlace(keptRest)] : laid);
+  // The focus stays on the box: the next card tapped goes to the rest of the hand.
+  if (wholeHand) places.choose(places.get("rest"), { focus: false });
   changed();
-});
-$("copy-link").addEventListener("click", async () => {
-  $("ruling-link").select();
-  try {
-    await navigator.clipboard.writeText($("ruling-link").value);
-    $("copy-status").textContent = say("link_copied");
-  } catch (error) {
-    $("copy-status").textContent = say("link_selected");
-  }
 });
 form.addEventListener("submit", (event) => event.preventDefault());
 
 await table.load();
+$("contract-down").value = DOWN_BY_DEFAULT[move] || "no";
 for (const [id, key] of [["contract-down", "contract_down"], ["meld-type", "type"], ["end", "end"]]) {
   if (query.get(key)) $(id).value = query.get(key);
 }

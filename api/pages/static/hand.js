@@ -54,11 +54,12 @@ function show(analysis) {
   }
   line.textContent = say("cannot_lay", { contract: analysis.contract.text });
   details.append(
-    make("h3", { text: say("needs_title") }),
-    analysis.needs.length
-      ? make("p", { class: "needs" }, cardRow(analysis.needs))
-      : make("p", { text: say("needs_none") }),
+    ...(analysis.needs.length
+      ? [make("h3", { text: say("needs_title") }), make("p", { class: "needs" }, cardRow(analysis.needs))]
+      : [make("p", { class: "needs-none", text: say("needs_none") })]),
   );
+  if (analysis.closest)
+    details.append(make("p", { class: "cards-short", text: say("cards_short", { count: analysis.closest.missing }) }));
   if (analysis.closest) {
     details.append(
       make("h3", { text: say("closest_title") }),

@@ -31,6 +31,7 @@ function suitClass(card) {
  * card's reading: "Joker = 6♥".
  */
 export function cardChip(card, standsFor = null) {
+  if (card === null || card === undefined) return make("span", { class: "card unknown", text: "?" });
   const chip = make("span", { class: `card ${suitClass(card)}`, text: cardLabel(card) });
   if (standsFor === null) return chip;
   const reading = names[standsFor] ? cardLabel(standsFor) : standsFor;
@@ -50,12 +51,16 @@ export function cardRow(cards, wilds = []) {
   );
 }
 
-/** A meld as the API read it: "Run · ♥" and its cards in table order. */
+/** What the API read a meld as: "Set (7)", "Run (♥)". */
+export function meldTitle(meld) {
+  if (meld.type === "set") return say("set_of", { rank: meld.rank ?? "?" });
+  if (meld.type === "run") return say("run_in", { suit: cardLabel(`A${meld.suit}`).slice(1) });
+  return say("meld_unread");
+}
+
+/** A meld as the API read it: its kind and its cards in table order. */
 export function meldReading(meld) {
-  let title = say("meld_unread");
-  if (meld.type === "set") title = say("set_of", { rank: meld.rank ?? "?" });
-  else if (meld.type === "run") title = say("run_in", { suit: cardLabel(`A${meld.suit}`).slice(1) });
-  return make("p", { class: "reading" }, make("span", { class: "meld-type", text: title }), " ", cardRow(meld.cards, meld.wilds));
+  return make("p", { class: "reading" }, make("span", { class: "meld-type", text: meldTitle(meld) }), " ", cardRow(meld.cards, meld.wilds));
 }
 
 /** The broken rules, each in the API's words. */
@@ -229,7 +234,9 @@ export class Table {
 
 /**
  * The places cards are tapped into (a meld, the cards laid off, the rest of the hand), each a
- * box with its cards; the card grid adds to the chosen place, a card tapped in a box leaves it.
+ * box with its cards; the card grid adds to the chosen place, a card tapped in a box leaves it
+ * (and that box becomes the chosen one). Once the referee has read a meld, its box shows the
+ * cards as the referee laid them out, each wild card with what it stands for.
  */
 export class Places {
   constructor(onChange) {
@@ -237,34 +244,17 @@ export class Places {
     this.root = $("places");
     this.places = [];
     this.chosen = null;
-    for (const button of document.querySelectorAll("#card-grid [data-card]")) {
-      button.setAttribute("aria-label", say("grid_add", { card: button.dataset.name, place: "" }));
-    }
     $("card-grid").addEventListener("click", (event) => {
       const button = event.target.closest("[data-card]");
       if (button && this.chosen) this.add(this.chosen, button.dataset.card);
     });
     this.root.addEventListener("click", (event) => {
-      const remove = event.target.closest("[data-remove]");
       const box = event.target.closest("[data-place]");
       if (!box) return;
       const place = this.places.find((each) => each.key === box.dataset.place);
-      if (remove) {
-        place.cards.splice(Number(remove.dataset.remove), 1);
-        this.render();
-        this.onChange();
-        const next = this.root.querySelector(`[data-place="${place.key}"] [data-remove]`);
-        (next || this.root.querySelector(`[data-place="${place.key}"] .place-choose`)).focus();
-        return;
-      }
-      const removePlace = event.target.closest("[data-drop]");
-      if (removePlace) {
-        this.places = this.places.filter((each) => each !== place);
-        if (this.chosen === place) this.chosen = this.places[0] || null;
-        this.render();
-        this.onChange();
-        return;
-      }
+      const remove = event.target.closest("[data-remove]");
+      if (remove) return this.remove(place, remove.dataset.remove);
+      if (event.target.closest("[data-drop]")) return this.drop(place);
       this.choose(place);
     });
   }
@@ -281,10 +271,10 @@ export class Places {
     return this.places.find((place) => place.key === key);
   }
 
-  choose(place) {
+  choose(place, { focus = true } = {}) {
     this.chosen = place;
     this.render();
-    this.root.querySelector(`[data-place="${place.key}"] .place-choose`).focus();
+    if (focus) this.button(place).focus();
   }
 
   add(place, card) {
@@ -294,51 +284,81 @@ export class Places {
     this.onChange();
   }
 
+  /** Take one copy of `card` off `place`; the focus stays in the box. */
+  remove(place, card) {
+    place.cards.splice(place.cards.lastIndexOf(card), 1);
+    this.chosen = place;
+    this.render();
+    this.onChange();
+    const box = this.box(place);
+    (box.querySelector(`[data-remove="${card}"]`) || box.querySelector("[data-remove]") || this.button(place)).focus();
+  }
+
+  /** Drop a place (a meld); the focus goes to the place before it. */
+  drop(place) {
+    const at = this.places.indexOf(place);
+    this.places = this.places.filter((each) => each !== place);
+    if (this.chosen === place) this.chosen = this.places[Math.max(0, at - 1)] || null;
+    this.render();
+    this.onChange();
+    const before = this.places[Math.max(0, at - 1)];
+    if (before) this.button(before).focus();
+  }
+
+  box(place) {
+    return this.root.querySelector(`[data-place="${place.key}"]`);
+  }
+
+  button(place) {
+    return this.box(place).querySelector(".place-choose");
+  }
+
+  /** A card in a box: a button that takes it off. */
+  chip(place, card, standsFor = null) {
+    const chip = cardChip(card, standsFor);
+    const label = chip.getAttribute("aria-label") || cardName(card);
+    return make(
+      "li",
+      {},
+      make(
+        "button",
+        { type: "button", class: chip.className, "data-remove": card, "aria-label": say("take_off", { card: label, place: place.label }) },
+        ...chip.childNodes,
+      ),
+    );
+  }
+
   render() {
     const grid = $("card-grid");
     grid.hidden = this.places.length === 0;
-    if (this.chosen) grid.setAttribute("aria-label", say("grid_label", { place: this.chosen.label }));
+    const tapped = new Map();
+    for (const place of this.places) for (const card of place.cards) tapped.set(card, (tapped.get(card) || 0) + 1);
     for (const button of grid.querySelectorAll("[data-card]")) {
-      button.setAttribute(
-        "aria-label",
-        say("grid_add", { card: button.dataset.name, place: this.chosen ? this.chosen.label : "" }),
-      );
+      // How many of the card are tapped in already: a tap shows where the finger landed.
+      const count = tapped.get(button.dataset.card) || 0;
+      button.querySelector(".card-count").textContent = count ? String(count) : "";
+      button.setAttribute("aria-label", say("grid_add", { card: button.dataset.name, place: this.chosen ? this.chosen.label : "" }));
     }
+    if (this.chosen) grid.setAttribute("aria-label", say("grid_label", { place: this.chosen.label }));
+    const droppable = this.places.filter((place) => place.droppable).length > 1;
     this.root.replaceChildren(
       ...this.places.map((place) => {
         const chosen = place === this.chosen;
-        const chips = place.cards.map((card, index) =>
-          make(
-            "li",
-            {},
-            make("button", {
-              type: "button",
-              class: `card ${suitClass(card)}`,
-              "data-remove": String(index),
-              "aria-label": say("take_off", { card: cardName(card), place: place.label }),
-              text: cardLabel(card),
-            }),
-          ),
-        );
         return make(
           "div",
           { class: `place${chosen ? " chosen" : ""}`, "data-place": place.key, "data-field": place.field },
           make(
             "div",
             { class: "place-head" },
-            make("button", {
-              type: "button",
-              class: "place-choose",
-              "aria-pressed": chosen ? "true" : "false",
-              text: place.label,
-            }),
-            place.droppable
+            make("button", { type: "button", class: "place-choose", "aria-pressed": chosen ? "true" : "false", text: place.label }),
+            make("span", { class: "meld-type", "data-reading-for": place.key }),
+            place.droppable && droppable
               ? make("button", { type: "button", class: "icon-button", "data-drop": "", "aria-label": say("drop_place", { place: place.label }), text: "✕" })
               : null,
           ),
-          chips.length
-            ? make("ul", { class: "place-cards", "aria-label": place.label }, ...chips)
-            : make("p", { class: "hint", text: place.hint || say("place_empty") }),
+          place.cards.length
+            ? make("ul", { class: "place-cards", "aria-label": place.label }, ...place.cards.map((card) => this.chip(place, card)))
+            : make("p", { class: "hint place-cards", text: place.hint || say("place_empty") }),
           make("div", { class: "place-verdict", "data-verdict-for": place.key }),
           make("p", { class: "field-error", "data-error-for": place.field, hidden: true }),
         );
@@ -346,11 +366,51 @@ export class Places {
     );
   }
 
-  /** Where the API's verdict on one place is shown (its reading, its broken rules). */
-  verdictSlot(key) {
-    return this.root.querySelector(`[data-verdict-for="${key}"]`);
+  /** The referee's reading of the meld in a box: its kind, its cards as laid out, the rules
+   * it breaks. */
+  showReading(key, meld, broken) {
+    const place = this.get(key);
+    if (!place) return;
+    const box = this.box(place);
+    box.querySelector("[data-reading-for]").textContent = meldTitle(meld);
+    const readings = new Map(meld.wilds.map((wild) => [wild.index, wild.stands_for]));
+    // A card with the focus keeps it (on its copy in the new row): a keyboard user goes on.
+    const focused = box.contains(document.activeElement) ? document.activeElement.dataset.remove : undefined;
+    box.querySelector(".place-cards").replaceWith(
+      make(
+        "ul",
+        { class: "place-cards", "aria-label": place.label },
+        ...meld.cards.map((card, index) => this.chip(place, card, readings.has(index) ? readings.get(index) : null)),
+      ),
+    );
+    if (broken) box.querySelector("[data-verdict-for]").append(broken);
+    if (focused) box.querySelector(`[data-remove="${focused}"]`)?.focus();
+  }
+
+  /** Forget the readings: the boxes show the cards as tapped until the next verdict. */
+  clearReadings() {
+    for (const slot of this.root.querySelectorAll("[data-verdict-for]")) slot.replaceChildren();
+    for (const title of this.root.querySelectorAll("[data-reading-for]")) title.textContent = "";
   }
 }
+
+// --- sharing ----------------------------------------------------------------------------------
+
+/** Copy the ruling's address, however the browser allows it: a home network's http:// page
+ * has no clipboard API, and a phone rarely offers to copy a read-only field. */
+async function copyRuling() {
+  const field = $("ruling-link");
+  field.focus();
+  field.setSelectionRange(0, field.value.length);
+  try {
+    await navigator.clipboard.writeText(field.value);
+    $("copy-status").textContent = say("link_copied");
+  } catch (error) {
+    const copied = document.execCommand && document.execCommand("copy");
+    $("copy-status").textContent = say(copied ? "link_copied" : "link_selected");
+  }
+}
+$("copy-link")?.addEventListener("click", copyRuling);
 
 // --- asking ---------------------------------------------------------------------------------------
 
@@ -411,7 +471,9 @@ export class Asker {
     } catch (error) {
       if (number !== this.asked || error.name === "AbortError") return;
       this.show(null);
-      this.status.textContent = error.status ? say("not_asked", { detail: error.message }) : error.message;
+      // The field's own message ("not a card: 'ZZ'"), shown again beside the place it names.
+      const first = error.problem?.errors?.[0]?.message;
+      this.status.textContent = error.status ? say("not_asked", { detail: first || error.message }) : error.message;
       if (error.problem) showErrors(this.form, error.problem);
     } finally {
       window.clearTimeout(working);

@@ -3,8 +3,8 @@
 A table arguing over a play taps the cards in; the page's script sends them to the public
 checks (``/v1/checks/...``, ``/v1/hands/analysis``) and shows the verdict the API answers, its
 messages in the reader's language. No rule is written again here or in the script: the server
-renders only what the presets say of themselves (names, rounds, contracts, table sizes), so the
-page can offer a round before it has asked anything.
+renders the presets' names, and the script asks ``GET /v1/rulesets/{id}`` for the rounds of
+the one chosen, like any other client.
 
 The state of a page lives in its address (docs/pages.md, "Addresses"): the page is the same
 for every query, so it is rendered once per language, and the script reads the query.
@@ -12,46 +12,21 @@ for every query, so it is rendered once per language, and the script reads the q
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Response
 
-from rules import PRESETS, Ruleset
+from rules import PRESETS
 
-from .. import i18n
-from . import blp, contract_text, page
+from . import blp, page
 from .texts import rank_names, suit_names
-
-
-def preset_facts(ruleset: Ruleset) -> dict[str, Any]:
-    """What the script needs of a preset to offer its rounds (a place for each meld of a
-    contract) and table sizes, in the reader's language; named as the API names them in
-    ``GET /v1/rulesets/{id}``, and only what the page uses: every page carries all of them."""
-    return {
-        "id": ruleset.id,
-        "name": i18n.words().text(ruleset.name),
-        "players": {"min": ruleset.min_players, "max": ruleset.max_players},
-        "rounds": [
-            {
-                "number": spec.number,
-                "contract": {
-                    "melds": [{"type": meld.type} for meld in spec.contract.melds],
-                    "text": contract_text(spec.contract, ruleset.family),
-                },
-                "hand_size": spec.hand_size,
-            }
-            for spec in ruleset.rounds
-        ],
-    }
 
 
 def _referee_page(template: str, script: str) -> Response:
     return page(
         template,
-        facts=[preset_facts(ruleset) for ruleset in PRESETS.values()],
-        page_texts="referee",
+        presets=list(PRESETS.values()),
         ranks=rank_names(),
         suits=suit_names(),
+        page_texts="referee",
         script=script,
     )
 

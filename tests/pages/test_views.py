@@ -3,7 +3,6 @@ what a Content-Security-Policy will demand of the markup, and the weight of each
 
 from __future__ import annotations
 
-import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -256,8 +255,7 @@ def test_every_script_belongs_to_a_page() -> None:
 def test_the_referees_pages_speak_each_language(
     client: FlaskClient, path: str, language: str
 ) -> None:
-    """Each referee page, in each language: its own words, every preset's rounds with their
-    contracts in that language, and the card grid."""
+    """Each referee page, in each language: its own words, every preset, and the card grid."""
     answer = get(client, f"{path}?lang={language}")
     assert answer.status_code == 200
     assert answer.headers["Content-Language"] == language
@@ -269,20 +267,9 @@ def test_the_referees_pages_speak_each_language(
     if language != "en":
         assert heading.group(1) not in english
     assert page.count('class="card-button') == 53
-    facts = json.loads(
-        re.findall(r'<script type="application/json" id="presets">(.+?)</script>', page)[0]
-    )
-    assert [preset["id"] for preset in facts] == list(PRESETS)
-    with client.application.test_request_context(headers={"Accept-Language": language}):
-        from api.pages import contract_text
-
-        for preset, ruleset in zip(facts, PRESETS.values(), strict=True):
-            assert [round["hand_size"] for round in preset["rounds"]] == [
-                spec.hand_size for spec in ruleset.rounds
-            ]
-            assert [round["contract"]["text"] for round in preset["rounds"]] == [
-                contract_text(spec.contract, ruleset.family) for spec in ruleset.rounds
-            ]
+    # Every preset to choose from, by its name in the language; its rounds are the API's.
+    for ruleset in PRESETS.values():
+        assert f'<option value="{ruleset.id}">' in page
 
 
 def test_the_start_page_links_the_referee_and_each_rulesets_rules(client: FlaskClient) -> None:

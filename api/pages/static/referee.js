@@ -5,7 +5,6 @@
 import { api, clearErrors, make, say, showErrors } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
-const facts = JSON.parse($("presets").textContent);
 // Each card's label and name, as the card grid shows them ("7♥", "seven of hearts").
 const names = Object.fromEntries(
   [...document.querySelectorAll("#card-grid [data-card]")].map((button) => [
@@ -122,12 +121,27 @@ export class Table {
     this.roundSelect = $("round");
     this.playersSelect = $("players");
     this.sheet = null;
-    this.presets = new Map(facts.map((preset) => [preset.id, preset]));
+    /** Each preset as GET /v1/rulesets/{id} answers it, once asked. */
+    this.presets = new Map();
     for (const select of [this.rulesetSelect, this.roundSelect, this.playersSelect]) {
-      select.addEventListener("change", () => {
-        if (select === this.rulesetSelect) this.fillRounds();
+      select.addEventListener("change", async () => {
+        if (select === this.rulesetSelect) {
+          await this.readPreset(select.value);
+          this.fillRounds();
+        }
         this.onChange();
       });
+    }
+  }
+
+  /** A preset's rounds and table sizes, in the page's language, as the API says them. */
+  async readPreset(id) {
+    if (this.presets.has(id) || id === "sheet") return;
+    try {
+      const answer = await api("GET", `/v1/rulesets/${encodeURIComponent(id)}`);
+      this.presets.set(id, answer.body);
+    } catch (error) {
+      // No such preset: its check answers why, next to the field, when it is asked.
     }
   }
 
@@ -148,12 +162,13 @@ export class Table {
     }
     if (!this.sheet) {
       const wanted = query.get("ruleset");
-      if (wanted && !this.presets.has(wanted)) {
+      if (wanted && ![...this.rulesetSelect.options].some((option) => option.value === wanted)) {
         // Not a preset: the API says so, next to the field, when it is asked.
         this.rulesetSelect.append(make("option", { value: wanted, text: wanted }));
       }
       if (wanted) this.rulesetSelect.value = wanted;
     }
+    await this.readPreset(this.rulesetSelect.value);
     this.fillRounds();
     const round = query.get("round");
     if (round) this.selectOrAdd(this.roundSelect, round);

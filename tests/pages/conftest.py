@@ -17,7 +17,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -130,7 +130,10 @@ class Phone:
     api_statuses: list[int] = field(default_factory=list)
 
     def page(self) -> Page:
-        page = self.context.new_page()
+        return self.watch(self.context.new_page())
+
+    def watch(self, page: Page) -> Page:
+        """Count what ``page`` complains of (a page this phone opened itself, too)."""
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
         return page
@@ -151,8 +154,16 @@ def phones(browser: Browser, server: str) -> Iterator[Callable[..., Phone]]:
     service sends (api.security): a violation is a console error, which fails the test."""
     made: list[Phone] = []
 
-    def phone(width: int = 360, height: int = 780) -> Phone:
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def phone(
+        width: int = 360, height: int = 780, *, touch: bool = False, locale: str | None = None
+    ) -> Phone:
+        """A browser context of this size; with ``touch``, a phone's: touch, twice the pixels."""
+        screen: dict[str, Any] = {"viewport": {"width": width, "height": height}}
+        if touch:
+            screen.update(has_touch=True, is_mobile=True, device_scale_factor=2)
+        if locale is not None:
+            screen["locale"] = locale
+        context = browser.new_context(**screen)
         made.append(result := Phone(context, server))
 
         def record(request: Request) -> None:

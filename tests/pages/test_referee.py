@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.pages.conftest import Phone
 from tests.pages.test_table import check_accessibility, screenshots
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, Response
+    from playwright.sync_api import Page, Response
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -33,22 +34,13 @@ WIDTHS = [360, 1280]
 class Table:
     """One browser page at the table, and every answer of the API's checks it received."""
 
-    def __init__(self, page: Page, server: str, width: int) -> None:
-        self.page = page
+    def __init__(self, phone: Phone, server: str, touch: bool, page: Page | None = None) -> None:
+        self.phone = phone
+        self.page = phone.watch(page) if page else phone.page()
         self.server = server
-        self.touch = width < 600
+        self.touch = touch
         self.answers: list[Response] = []
-        self.problems: list[str] = []
-        page.on("response", self._answered)
-        page.on("pageerror", lambda error: self.problems.append(str(error)))
-        page.on(
-            "console",
-            lambda message: (
-                self.problems.append(message.text)
-                if message.type == "error" and "Failed to load resource" not in message.text
-                else None
-            ),
-        )
+        self.page.on("response", self._answered)
 
     def _answered(self, response: Response) -> None:
         if response.request.method == "POST" and "/v1/" in response.url:
@@ -119,31 +111,22 @@ def the_api_agrees(table: Table, path: str, language: str = "en") -> dict[str, A
 
 
 @pytest.fixture
-def tables(browser: Browser, server: str) -> Iterator[Callable[..., Table]]:
+def tables(phones: Callable[..., Phone], server: str) -> Callable[..., Table]:
     """Make tables: a phone of 360 px (touch, twice the pixels) or a desktop of 1280 px."""
-    contexts = []
 
     def table(width: int, locale: str = "en-GB") -> Table:
         phone = width < 600
-        context = browser.new_context(
-            viewport={"width": width, "height": 780 if phone else 900},
-            device_scale_factor=2 if phone else 1,
-            has_touch=phone,
-            is_mobile=phone,
-            locale=locale,
+        return Table(
+            phones(width, 780 if phone else 900, touch=phone, locale=locale), server, phone
         )
-        contexts.append(context)
-        return Table(context.new_page(), server, width)
 
-    yield table
-    for context in contexts:
-        context.close()
+    return table
 
 
 @contextmanager
 def no_problems(table: Table) -> Iterator[None]:
     yield
-    assert table.problems == []
+    assert table.phone.problems == []
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -441,7 +424,7 @@ def test_the_sheet_opens_the_referee_on_its_own_table(
     with page.context.expect_page() as opened:
         page.click("#check-link")
     page = opened.value
-    table = Table(page, server, 360)
+    table = Table(table.phone, server, table.touch, page=page)
     page.wait_for_url("**/check?*")
     assert page.locator("#seats-field").is_hidden()
     page.wait_for_function("() => document.getElementById('ruleset').value === 'sheet'")

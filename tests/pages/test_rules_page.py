@@ -20,15 +20,16 @@ from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from werkzeug.test import TestResponse
 
 from api import i18n
 from api.pages.rulebook import PROGRESSIVE_WORDS
 from rules import PARAMETERS, PRESETS
+from tests.pages.conftest import Phone
 from tests.pages.test_table import check_accessibility, pdf_pages
+from tests.pages.test_views import get
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route
+    from playwright.sync_api import Page
 
 CATALOGS = Path(__file__).resolve().parents[2] / "api" / "translations"
 
@@ -42,13 +43,6 @@ def rules_path(ruleset_id: str, options: Any = None, lang: str | None = None) ->
         query["lang"] = lang
     path = f"/rulesets/{ruleset_id}"
     return f"{path}?{urllib.parse.urlencode(query)}" if query else path
-
-
-def get(client: FlaskClient, path: str, **options: Any) -> TestResponse:
-    answer = client.get(path, **options)
-    answer.get_data()
-    answer.close()
-    return answer
 
 
 class Reading(HTMLParser):
@@ -473,48 +467,25 @@ def test_each_language_and_each_house_ruleset_has_its_own_etag(client: FlaskClie
 
 #: The two screens a table reads the rules on: a phone held in the hand, and a laptop.
 SCREENS: dict[str, dict[str, Any]] = {
-    "phone": {
-        "viewport": {"width": 360, "height": 780},
-        "has_touch": True,
-        "is_mobile": True,
-        "device_scale_factor": 2,
-    },
-    "desktop": {"viewport": {"width": 1280, "height": 900}},
+    "phone": {"width": 360, "height": 780, "touch": True},
+    "desktop": {"width": 1280, "height": 900},
 }
 
 
 @pytest.fixture
-def screen(browser: Browser, server: str) -> Iterator[Callable[[str], Page]]:
+def screen(phones: Callable[..., Phone]) -> Iterator[Callable[[str], Page]]:
     """A page on one of the SCREENS; whatever it logs as an error, or asks of another origin,
     fails the test."""
-    contexts: list[BrowserContext] = []
-    problems: list[str] = []
+    made: list[Phone] = []
 
-    def logged(message: ConsoleMessage) -> None:
-        # A refusal's own status is logged by Chromium too: that one is the page's point.
-        if message.type == "error" and "Failed to load resource" not in message.text:
-            problems.append(message.text)
+    def page(kind: str) -> Page:
+        made.append(phone := phones(**SCREENS[kind]))
+        return phone.page()
 
-    def only_the_service(route: Route) -> None:
-        if route.request.url.startswith(server + "/"):
-            route.continue_()
-        else:
-            problems.append(f"asked for {route.request.url}")
-            route.abort()
-
-    def made(kind: str) -> Page:
-        context = browser.new_context(**SCREENS[kind])
-        contexts.append(context)
-        context.route("**/*", only_the_service)
-        page = context.new_page()
-        page.on("console", logged)
-        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-        return page
-
-    yield made
-    for context in contexts:
-        context.close()
-    assert problems == []
+    yield page
+    for phone in made:
+        assert phone.problems == []
+        assert phone.foreign_requests() == []
 
 
 def look_at(page: Page, name: str, output: Path) -> None:

@@ -14,6 +14,7 @@ import {
   joinCards,
   joinMelds,
   meldReading,
+  offers,
   parseCards,
   parseMelds,
   query,
@@ -94,13 +95,17 @@ function cardsOf(key) {
   return places.get(key)?.cards ?? [];
 }
 
+function meldPlaces() {
+  return places.places.filter((place) => place.key.startsWith("melds."));
+}
+
 /** The keys of the melds asked about, in the order the question lists them. */
 function askedMelds() {
-  return places.places.filter((place) => place.key.startsWith("melds.") && place.cards.length).map((place) => place.key);
+  return meldPlaces().filter((place) => place.cards.length).map((place) => place.key);
 }
 
 function melds() {
-  return places.places.filter((place) => place.key.startsWith("melds.")).map((place) => place.cards);
+  return meldPlaces().map((place) => place.cards);
 }
 
 /** Number the melds again after one was taken away. */
@@ -188,86 +193,84 @@ function readBuyAddress() {
 
 const chosen = (id) => $(id).value || null;
 
-/** The body of the check, as the API reads it; null while there is nothing to check yet. */
-function body() {
-  const base = { ruleset: table.ruleset() };
-  if (move === "meld") {
-    if (!cardsOf("cards").length) return null;
-    return { ...base, cards: cardsOf("cards"), order: order(), ...(chosen("meld-type") ? { type: chosen("meld-type") } : {}) };
-  }
+/** The move's default for contract_down: a lay-off is made by a player whose contract is down. */
+const downByDefault = () => DOWN_BY_DEFAULT[move] || "no";
+
+/**
+ * The question as the API's fields name it, whatever has been tapped in so far: the one
+ * description of the page's state, which the body of the check and the address are made from.
+ */
+function question() {
+  const asked = { ruleset: table.ruleset() };
+  if (move === "meld") return { ...asked, cards: cardsOf("cards"), type: chosen("meld-type"), order: order() };
+  asked.round = table.round();
   if (move === "buy") {
-    const asked = {
-      ...base,
-      round: table.round(),
+    const calling = callers();
+    const used = buysUsed();
+    return {
+      ...asked,
       seats: table.sheet ? table.sheet.players.length : Number($("seats").value),
       on_turn: Number($("on-turn").value),
-      callers: callers(),
-      buys_used: Object.fromEntries(Object.entries(buysUsed()).filter(([seat]) => callers().includes(Number(seat)))),
+      callers: calling,
+      buys_used: Object.fromEntries(Object.entries(used).filter(([seat]) => calling.includes(Number(seat)))),
+      previous_buyer: chosen("previous-buyer") === null ? null : Number(chosen("previous-buyer")),
     };
-    if (chosen("previous-buyer") !== null) asked.previous_buyer = Number(chosen("previous-buyer"));
-    return asked.callers.length ? asked : null;
   }
-  const withTable = { ...base, round: table.round() };
-  if (table.players() !== null) withTable.players = table.players();
-  if (query.get("jokers")) withTable.jokers = Number(query.get("jokers"));
+  asked.players = table.players();
+  asked.jokers = query.get("jokers") ? Number(query.get("jokers")) : null;
+  asked.contract_down = $("contract-down").value;
+  if (move === "contract") {
+    const laid = melds();
+    return { ...asked, melds: laid, hand: wholeHand ? [...laid.flat(), ...cardsOf("rest")] : null, order: order() };
+  }
+  if (move === "layoff") return { ...asked, meld: cardsOf("meld"), cards: cardsOf("cards"), end: chosen("end"), order: order() };
+  return { ...asked, meld: cardsOf("meld"), card: cardsOf("card")[0] ?? null, joker: chosen("joker") === null ? null : Number(chosen("joker")) };
+}
+
+/** The body of the check: the question without what is not said; null while there is nothing
+ * to check yet. */
+function body() {
+  const asked = Object.fromEntries(Object.entries(question()).filter(([, value]) => value !== null));
   if (move === "contract") {
     // A meld with no card yet is not part of the question; the API's meld i is the i-th
-    // meld that has cards (asked()).
-    const laid = melds().filter((cards) => cards.length);
-    if (!laid.length) return null;
-    const asked = { ...withTable, melds: laid, order: order(), contract_down: $("contract-down").value };
-    if (wholeHand) asked.hand = [...laid.flat(), ...cardsOf("rest")];
-    return asked;
+    // meld that has cards (askedMelds()).
+    asked.melds = asked.melds.filter((cards) => cards.length);
+    return asked.melds.length ? asked : null;
   }
-  if (move === "layoff") {
-    if (!cardsOf("meld").length || !cardsOf("cards").length) return null;
-    const asked = { ...withTable, meld: cardsOf("meld"), cards: cardsOf("cards"), order: order(), contract_down: $("contract-down").value };
-    if (chosen("end")) asked.end = chosen("end");
-    return asked;
-  }
-  if (!cardsOf("meld").length || !cardsOf("card").length) return null;
-  const asked = { ...withTable, meld: cardsOf("meld"), card: cardsOf("card")[0], contract_down: $("contract-down").value };
-  if (chosen("joker") !== null) asked.joker = Number(chosen("joker"));
-  return asked;
+  if (move === "buy") return asked.callers.length ? asked : null;
+  if (move === "meld") return asked.cards.length ? asked : null;
+  const added = move === "layoff" ? asked.cards.length : "card" in asked;
+  return asked.meld.length && added ? asked : null;
 }
 
 /** The order the cards are tapped in says nothing: the referee lays each run out itself. */
 const order = () => query.get("order") || "any";
 
+/** The address of the question (docs/pages.md, "Addresses"): the table as the address names
+ * it, card lists joined, and what is the default left out. */
 function address() {
-  // The contract is what the page checks unless the address says otherwise.
-  const state = { ...table.address(), move: move === "contract" ? null : move };
-  if (move === "meld") return { ...state, round: null, players: null, cards: joinCards(cardsOf("cards")), type: chosen("meld-type") };
-  if (move === "contract") {
-    state.melds = joinMelds(melds());
-    if (wholeHand) state.hand = joinCards([...melds().flat(), ...cardsOf("rest")]);
-  }
-  if (move === "layoff") Object.assign(state, { meld: joinCards(cardsOf("meld")), cards: joinCards(cardsOf("cards")), end: chosen("end") });
-  if (move === "swap") Object.assign(state, { meld: joinCards(cardsOf("meld")), card: joinCards(cardsOf("card")), joker: chosen("joker") });
-  if (["contract", "layoff", "swap"].includes(move) && $("contract-down").value !== (DOWN_BY_DEFAULT[move] || "no"))
-    state.contract_down = $("contract-down").value;
+  const { ruleset, round, players, ...asked } = question();
+  const state = { ...table.address(), ...(move === "meld" ? { round: null, players: null } : {}) };
+  state.move = move === "contract" ? null : move;
   if (move === "buy") {
-    Object.assign(state, {
-      players: null,
-      seats: table.sheet ? null : $("seats").value,
-      on_turn: $("on-turn").value,
-      callers: callers().join("."),
-      buys_used: Object.entries(buysUsed())
-        .filter(([seat, count]) => count && callers().includes(Number(seat)))
-        .map(([seat, count]) => `${seat}:${count}`)
-        .join("."),
-      previous_buyer: chosen("previous-buyer"),
-    });
+    state.players = null;
+    if (table.sheet) asked.seats = null;
+    asked.callers = asked.callers.join(".");
+    asked.buys_used = Object.entries(asked.buys_used)
+      .filter(([, count]) => count)
+      .map(([seat, count]) => `${seat}:${count}`)
+      .join(".");
   }
-  if (query.get("jokers")) state.jokers = query.get("jokers");
-  if (query.get("order")) state.order = query.get("order");
-  return state;
+  for (const key of ["cards", "meld", "hand"]) if (Array.isArray(asked[key])) asked[key] = joinCards(asked[key]);
+  if (asked.melds) asked.melds = joinMelds(asked.melds);
+  if (asked.contract_down === downByDefault()) asked.contract_down = null;
+  if (asked.order === "any") asked.order = null;
+  return { ...state, ...asked, jokers: query.get("jokers") };
 }
 
 function changed() {
-  if (move === "contract" && places.places.filter((place) => place.key.startsWith("melds.")).some((place, index) => place.key !== `melds.${index}`)) {
-    renumber();
-  }
+  // A meld taken away leaves a gap in the numbering: the melds are numbered again.
+  if (move === "contract" && meldPlaces().some((place, index) => place.key !== `melds.${index}`)) renumber();
   if (move === "swap") fillJokers();
   writeAddress(address());
   const empty = move === "buy" ? "empty_buy" : "empty_cards";
@@ -286,7 +289,7 @@ function fillJokers() {
       make("option", { value: String(index), text: say("card_at", { number: index + 1, card: cardLabel(card) }) }),
     ),
   );
-  if ([...select.options].some((option) => option.value === kept)) select.value = kept;
+  if (offers(select, kept)) select.value = kept;
 }
 
 // --- the verdict ------------------------------------------------------------------------------------
@@ -365,7 +368,7 @@ const DOWN_BY_DEFAULT = { layoff: "earlier_turn" };
 function startMove(next) {
   keptPlaces.set(move, places.places);
   move = next;
-  $("contract-down").value = DOWN_BY_DEFAULT[move] || "no";
+  $("contract-down").value = downByDefault();
   showOptions();
   // Each move keeps its cards while another is looked at.
   places.set(keptPlaces.get(move) || (move === "contract" ? contractPlaces() : placesFromAddress()));
@@ -413,7 +416,7 @@ $("whole-hand").addEventListener("change", () => {
 form.addEventListener("submit", (event) => event.preventDefault());
 
 await table.load();
-$("contract-down").value = DOWN_BY_DEFAULT[move] || "no";
+$("contract-down").value = downByDefault();
 for (const [id, key] of [["contract-down", "contract_down"], ["meld-type", "type"], ["end", "end"]]) {
   if (query.get(key)) $(id).value = query.get(key);
 }

@@ -108,6 +108,9 @@ export function writeAddress(entries) {
   if (link) link.value = `${window.location.origin}${address}`;
 }
 
+/** Whether a select has an option of this value. */
+export const offers = (select, value) => [...select.options].some((option) => option.value === value);
+
 // --- the ruleset and the round ------------------------------------------------------------------
 
 /**
@@ -162,11 +165,8 @@ export class Table {
     }
     if (!this.sheet) {
       const wanted = query.get("ruleset");
-      if (wanted && ![...this.rulesetSelect.options].some((option) => option.value === wanted)) {
-        // Not a preset: the API says so, next to the field, when it is asked.
-        this.rulesetSelect.append(make("option", { value: wanted, text: wanted }));
-      }
-      if (wanted) this.rulesetSelect.value = wanted;
+      // Not a preset: the API says so, next to the field, when it is asked.
+      if (wanted) this.selectOrAdd(this.rulesetSelect, wanted);
     }
     await this.readPreset(this.rulesetSelect.value);
     this.fillRounds();
@@ -179,16 +179,22 @@ export class Table {
   }
 
   selectOrAdd(select, value) {
-    if (![...select.options].some((option) => option.value === value)) {
-      select.append(make("option", { value, text: value }));
-    }
+    if (!offers(select, value)) select.append(make("option", { value, text: value }));
     select.value = value;
+  }
+
+  /** The chosen ruleset's rounds and table sizes: the sheet's own, or the preset's. */
+  chosen() {
+    if (this.rulesetSelect.value === "sheet" && this.sheet) {
+      const seats = this.sheet.players.length;
+      return { rounds: this.sheet.rounds, players: { min: seats, max: seats } };
+    }
+    return this.presets.get(this.rulesetSelect.value) || { rounds: [], players: { min: 2, max: 8 } };
   }
 
   /** The rounds of the chosen ruleset, each with its contract and cards dealt. */
   rounds() {
-    if (this.rulesetSelect.value === "sheet" && this.sheet) return this.sheet.rounds;
-    return this.presets.get(this.rulesetSelect.value)?.rounds || [];
+    return this.chosen().rounds;
   }
 
   fillRounds() {
@@ -201,15 +207,13 @@ export class Table {
         }),
       ),
     );
-    if ([...this.roundSelect.options].some((option) => option.value === kept)) this.roundSelect.value = kept;
-    const preset = this.presets.get(this.rulesetSelect.value);
-    const low = this.sheet && this.rulesetSelect.value === "sheet" ? this.sheet.players.length : preset?.players.min ?? 2;
-    const high = this.sheet && this.rulesetSelect.value === "sheet" ? this.sheet.players.length : preset?.players.max ?? 8;
+    if (offers(this.roundSelect, kept)) this.roundSelect.value = kept;
+    const { min, max } = this.chosen().players;
     const players = this.playersSelect.value;
     const seats = [];
-    for (let count = low; count <= high; count += 1) seats.push(make("option", { value: String(count), text: String(count) }));
+    for (let count = min; count <= max; count += 1) seats.push(make("option", { value: String(count), text: String(count) }));
     this.playersSelect.replaceChildren(make("option", { value: "", text: say("players_unsaid") }), ...seats);
-    if ([...this.playersSelect.options].some((option) => option.value === players)) this.playersSelect.value = players;
+    if (offers(this.playersSelect, players)) this.playersSelect.value = players;
   }
 
   /** The ruleset as a check's body names it: a preset's id, or the sheet's house ruleset. */

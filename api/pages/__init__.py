@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import hashlib
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Response, current_app, render_template, request, url_for
+from flask import Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import NotFound
 
 from rules import PRESETS, Contract, Ruleset
@@ -24,7 +25,7 @@ from rules import PRESETS, Contract, Ruleset
 from .. import i18n
 from ..extensions import database
 from ..storage import StorageUnavailable, sheets
-from . import qr
+from . import network
 from .assets import PagesBlueprint
 from .texts import family_name, gettext, ngettext, rank_names, script_texts, suit_names
 
@@ -45,8 +46,6 @@ RUN_WILDS_PER_CARDS = 4
 BLANK_SHEET_SEATS = 8
 #: How long the language a reader chose on a page is kept: a year, like any preference.
 LANGUAGE_MAX_AGE = 365 * 24 * 3600
-#: A share link's QR code never changes for its sheet; a day in a phone's cache is plenty.
-QR_MAX_AGE = 24 * 3600
 
 
 @blp.context_processor
@@ -176,8 +175,6 @@ def sheet(match_id: str) -> Response:
     The page is the same for every sheet (its script takes the id from the address), so it
     is rendered once and cached like the start page; a sheet that does not exist is a 404.
     """
-    if qr.SHEET_ID.match(match_id) is None:
-        return page("not_found.html", key=("sheet",), status=404, sheet=True)
     try:
         with database.transaction() as connection:
             found = sheets.exists(connection, match_id)
@@ -193,29 +190,27 @@ def sheet(match_id: str) -> Response:
     )
 
 
-@blp.get("/m/<match_id>/qr.svg")
-def view_link_qr(match_id: str) -> Response:
-    """The QR code of a sheet's view link (public: it is the sheet's address)."""
-    if qr.SHEET_ID.match(match_id) is None:
+@blp.get("/network")
+def network_addresses() -> Response:
+    """This machine's addresses on the table's network, for a sheet opened on the machine
+    itself (:mod:`api.pages.network`); a 404 for anyone else."""
+    asked = urlsplit(f"//{request.host}")
+    forwarded = "X-Forwarded-For" in request.headers or "Forwarded" in request.headers
+    if (
+        forwarded
+        or not network.is_loopback(request.remote_addr or "")
+        or not network.is_loopback(asked.hostname or "")
+    ):
         raise NotFound()
-    link = url_for("pages.sheet", match_id=match_id, _external=True)
-    response = Response(qr.svg(link), mimetype="image/svg+xml")
-    response.set_etag(hashlib.blake2b(link.encode(), digest_size=12).hexdigest())
-    response.cache_control.public = True
-    response.cache_control.max_age = QR_MAX_AGE
-    response.make_conditional(request)
-    return response
-
-
-@blp.post("/qr")
-def share_link_qr() -> Response:
-    """The QR code of a share link sent as the body (``text/plain``): how the edit link, which
-    holds the edit token, gets its code without the token in any URL or log."""
-    link = request.get_data(as_text=True).strip()
-    if not qr.is_share_link(link):
-        return Response("not a link to a sheet", status=422, mimetype="text/plain")
-    response = Response(qr.svg(link), mimetype="image/svg+xml")
-    response.cache_control.no_store = True  # it holds the edit token
+    port = asked.port or (443 if request.scheme == "https" else 80)
+    found = network.addresses(port)
+    response = jsonify(
+        addresses=[
+            {"origin": f"{request.scheme}://{address.host}:{port}", "reachable": address.reachable}
+            for address in found
+        ]
+    )
+    response.cache_control.no_store = True
     return response
 
 

@@ -58,6 +58,21 @@ def _shared_texts() -> dict[str, str]:
     return {
         "network_error": _("The server cannot be reached. Nothing was lost; try again."),
         "unexpected": _("The server answered {status}: {detail}"),
+        "joker": _("Joker"),
+        # A place in a ranking, by the language's ordinal forms (Intl.PluralRules): English
+        # needs four; a language with one form writes all four alike ("{n}." in German).
+        "ordinal_one": _("{n}st"),
+        "ordinal_two": _("{n}nd"),
+        "ordinal_few": _("{n}rd"),
+        "ordinal_other": _("{n}th"),
+    }
+
+
+def _copy_texts() -> dict[str, str]:
+    """Copying a link, however the browser allows it (common.js)."""
+    return {
+        "link_copied": _("The link is copied."),
+        "link_selected": _("The link is selected: copy it."),
     }
 
 
@@ -85,13 +100,47 @@ def _start_page_texts() -> dict[str, str]:
 
 
 def _sharing_texts() -> dict[str, str]:
-    """The sheet page: loading it and sharing it."""
+    """The sheet page: loading it, following it from afar, and sharing it."""
     return {
         "not_found": _("There is no sheet at this address. It may have been deleted."),
         "view_only": _(
             "This phone can only view the sheet. Open the edit link on it to enter rounds."
         ),
+        "view_qr_label": _("QR code of the view link"),
         "edit_qr_label": _("QR code of the edit link"),
+        "share_view": _("Follow the scores of {title}"),
+        "share_edit": _("Enter the rounds of {title}"),
+        "local_offer": _(
+            "This page is open at {host}, an address only this computer knows. The other phones"
+            " reach it at its address on your network, which the links and QR codes below use."
+        ),
+        "local_closed": _(
+            "This page is open at {host}, an address only this computer knows, and the service"
+            " answers only this computer: the other phones cannot reach it. Start it with"
+            " HOST=0.0.0.0 (see the README) and open this page at this computer's network"
+            " address, {address}."
+        ),
+        "local_alone": _(
+            "This page is open at {host}, an address only this computer knows: the links below"
+            " work on this computer alone. Open the page at this computer's network address to"
+            " share it."
+        ),
+    }
+
+
+def _connection_texts() -> dict[str, str]:
+    """The sheet page with no network: what it shows, what it keeps, what it sends later."""
+    return {
+        "offline_recent": _("No connection: last updated less than a minute ago."),
+        "offline_since": _("No connection: last updated {ago}."),
+        "offline_copy": _("No connection: this is the copy this phone kept, from {ago}."),
+        "online_again": _("Connected again."),
+        "queued": _(
+            "No network: round {number} is kept on this phone and will be sent when the"
+            " network is back."
+        ),
+        "queued_mark": _("waiting to be sent"),
+        "sent": _("Round {number}, kept on this phone, is saved now."),
     }
 
 
@@ -102,11 +151,12 @@ def _briefing_texts() -> dict[str, str]:
         "deal": _("Deal {cards} cards to each player."),
         "table": _("Play with {decks} decks and {jokers} jokers."),
         "table_no_jokers": _("Play with {decks} decks and no jokers."),
-        "seating": _("{dealer} deals, {cutter} cuts, {first} plays first."),
+        "role_deals": _("Deals"),
+        "role_cuts": _("Cuts"),
+        "role_starts": _("Plays first"),
         "whole_hand": _("The contract is the whole hand: laying it ends the round."),
         "no_discard": _("Going out needs no final discard."),
         "exact_minimum": _("Contract melds have exactly their minimum size."),
-        "all_played": _("Every round is played."),
     }
 
 
@@ -117,10 +167,11 @@ def _round_entry_texts() -> dict[str, str]:
         "correct_round": _("Correct round {number}"),
         "record_round": _("Record round {number}"),
         "save_correction": _("Save the correction of round {number}"),
+        "correcting": _("You are correcting round {number}: saving replaces what was recorded."),
+        "standing_now": _("{total} points · {place}"),
         "went_out": _("went out"),
         "stock_ran_out": _("Nobody: the stock ran out"),
         "points": _("Points"),
-        "points_short": _("Pts"),
         "cards": _("Cards"),
         "buys": _("Buys"),
         "points_of": _("Points of {name}"),
@@ -131,7 +182,7 @@ def _round_entry_texts() -> dict[str, str]:
         "counted_one": _("1 card: {points} points"),
         "saving": _("Saving…"),
         "saved": _("Round {number} is saved."),
-        "refused": _("The round was not saved: {detail}"),
+        "not_saved": _("Round {number} is not saved yet: {problem}"),
         "stale": _(
             "Another phone changed the sheet meanwhile: {changes}. What you typed is kept; check it and save again."
         ),
@@ -140,11 +191,63 @@ def _round_entry_texts() -> dict[str, str]:
         "change_corrected": _("round {number} was corrected"),
         "change_taken_back": _("round {number} was taken back"),
         "change_other": _("the sheet was changed"),
+        "mine_replaced": _("Round {number}, which this phone saved, was changed on another phone."),
         "take_back": _("Take back round {number}"),
         "take_back_confirm": _("Take back round {number}? Its points are removed."),
         "taken_back": _("Round {number} was taken back."),
-        "correct": _("Correct"),
         "correct_label": _("Correct round {number}"),
+        "yes": _("Yes, take it back"),
+        "no": _("No"),
+    }
+
+
+def _round_problem_texts() -> dict[str, str]:
+    """What is wrong with a round, in the page's words: checked before sending where the page
+    can, and the API's refusals (by their codes) said the same way, naming the player."""
+    return {
+        "need_out": _("Choose who went out, or that the stock ran out."),
+        "need_points": _("Enter the points of {name}, or count the cards left in the hand."),
+        "points_range": _("{name}: the points are a whole number from 1 to {most}."),
+        "buys_range": _("{name}: the buys are a whole number from 0 to {most}."),
+        "problem_zero_points": _(
+            "{name} did not go out and so holds cards: the points cannot be 0."
+        ),
+        "problem_points_impossible": _(
+            "{name}: no hand of up to {cards} cards costs {points} points (cards cost {values})."
+        ),
+        "problem_too_many_cards": _(
+            "{name}: more cards than any hand can hold at the end of this round."
+        ),
+        "problem_too_many_buys": _("{name}: at most {limit} buys in a round."),
+        "problem_buying_not_allowed": _("This ruleset has no buying: leave the buys empty."),
+        "problem_bonus_wrong": _("Only {cutter}, who cut, can have the cut bonus."),
+        "problem_several_went_out": _("Only one player can go out in a round."),
+        "problem_round_order": _("Round {number} cannot be saved now: {detail}"),
+        "problems_more": _("{count} things to fix, each marked above."),
+        "problem_one": _("1 thing to fix, marked above."),
+    }
+
+
+def _conflict_texts() -> dict[str, str]:
+    """Two phones that saved the same round: both entries side by side, and a choice."""
+    return {
+        "conflict_new": _("Another phone saved round {number} first."),
+        "conflict_changed": _("Another phone changed round {number} meanwhile."),
+        "conflict_lead": _(
+            "Here are both. Keep what the other phone saved, or replace it with yours."
+        ),
+        "conflict_player": _("Player"),
+        "conflict_theirs": _("Saved on the other phone"),
+        "conflict_mine": _("Yours"),
+        "keep_theirs": _("Keep theirs"),
+        "replace_mine": _("Replace with mine"),
+        "kept_theirs": _("Round {number} stays as the other phone saved it."),
+        "value_out": _("went out"),
+        "value_stock": _("the stock ran out"),
+        "value_buys_one": _("1 buy"),
+        "value_buys": _("{count} buys"),
+        "value_bonus": _("{bonus} off"),
+        "change_value": _("{name}: {before} → {after}"),
     }
 
 
@@ -161,22 +264,28 @@ def _picker_texts() -> dict[str, str]:
 
 
 def _results_texts() -> dict[str, str]:
-    """The scores, standings, winners and chart."""
+    """The totals, the scores round by round, the end of the match and the chart."""
     return {
-        "standings_rank": _("{rank}."),
-        "winner": _("{names} won with {total} points."),
-        "winners_shared": _("{names} share the win with {total} points each."),
+        "winner_big": _("{names} wins!"),
+        "winners_big": _("{names} share the win!"),
+        "won_with": _("with {total} points"),
+        "won_with_each": _("with {total} points each"),
         "tie_last_round": _("The tie was broken by the last round's points."),
         "tie_replay": _("The tie is to be broken by replaying round {round}."),
         "tie_shared": _("The tie stands: the win is shared."),
+        "rematch_starting": _("Starting the rematch…"),
+        "rematch_failed": _("The rematch could not be started: {detail}"),
         "chart_label": _("Running totals after each round"),
         "chart_round": _("Round"),
         "total": _("Total"),
         "contract": _("Contract"),
-        "actions": _("Change"),
         "out": _("out"),
-        "yes": _("Yes, take it back"),
-        "no": _("No"),
+        "round_details": _("Round {number}: details"),
+        "detail_dealt": _("{dealer} dealt {cards} cards. Contract: {contract}."),
+        "detail_stock": _("Nobody went out: the stock ran out."),
+        "detail_out": _("{name}: went out"),
+        "detail_points": _("{points} points"),
+        "detail_total": _("total {total}"),
     }
 
 
@@ -264,8 +373,6 @@ def _ruling_texts() -> dict[str, str]:
         "partial_run": _("Run"),
         "lacks": _("lacks {cards}"),
         "complete": _("complete"),
-        "link_copied": _("The link is copied."),
-        "link_selected": _("The link is selected: copy it."),
     }
 
 
@@ -276,12 +383,16 @@ _SCRIPT_TEXTS: dict[str, tuple[Callable[[], dict[str, str]], ...]] = {
         _sheet_list_texts,
         _start_page_texts,
         _sharing_texts,
+        _copy_texts,
+        _connection_texts,
         _briefing_texts,
         _round_entry_texts,
+        _round_problem_texts,
+        _conflict_texts,
         _picker_texts,
         _results_texts,
     ),
-    "referee": (_shared_texts, _referee_texts, _ruling_texts),
+    "referee": (_shared_texts, _copy_texts, _referee_texts, _ruling_texts),
 }
 
 

@@ -120,6 +120,15 @@ def save_round(page: Page, number: int) -> None:
     )
 
 
+def roles(page: Page) -> dict[str, str]:
+    """Who deals, cuts and plays first, as the briefing says it."""
+    pairs = page.eval_on_selector_all(
+        "#roles .role",
+        "roles => roles.map(r => [r.querySelector('dt').textContent, r.querySelector('dd').textContent])",
+    )
+    return dict(pairs)
+
+
 def column_totals(page: Page) -> list[int]:
     cells = page.eval_on_selector_all(
         "#score-table tfoot td.total", "cells => cells.map(c => c.textContent)"
@@ -168,7 +177,7 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     briefing = page.inner_text("#briefing-lines")
     assert "Deal 10 cards to each player." in briefing
     assert "Play with 2 decks and 4 jokers." in briefing
-    assert "Ann deals, Bob cuts, Bob plays first." in briefing
+    assert roles(page) == {"Deals": "Ann", "Cuts": "Bob", "Plays first": "Bob"}
     check_accessibility(page, "sheet page, empty")
     screenshots(page, "sheet-empty", output)
 
@@ -176,7 +185,10 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     enter_round(page, 0, {1: 35, 2: 20, 3: 3})
     page.click("#save-round")
     error = page.wait_for_selector("#error-results-3:not([hidden])")
-    assert "no hand of up to" in error.inner_text() and "costs 3" in error.inner_text()
+    assert (
+        error.inner_text()
+        == "Dan: no hand of up to 10 cards costs 3 points (cards cost 5, 10, 15)."
+    )
     assert page.get_attribute("#points-3", "aria-invalid") == "true"
     assert page.is_checked("#out-0")
     assert [page.input_value(f"#points-{seat}") for seat in (1, 2)] == ["35", "20"]
@@ -206,10 +218,11 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
             assert page.input_value("#points-3") == "15"
         save_round(page, number)
 
-    # The winner, the standings and the chart.
-    assert page.inner_text("#result-line") == "Ann won with 95 points."
+    # The winner, the final ranking and the chart.
+    assert page.inner_text("#ending-title") == "Ann wins!"
+    assert page.inner_text("#result-line") == "with 95 points"
     assert column_totals(page) == TOTALS
-    assert page.inner_text("#standings-list").splitlines()[0].endswith("Ann: 95")
+    assert page.inner_text("#ranking li >> nth=0") == "1st\nAnn\n95"
     assert page.locator("#chart svg polyline").count() == 4
     assert page.get_attribute("#chart svg polyline", "points").count(",") == 8  # 0 and 7 rounds
     assert page.is_hidden("#entry")
@@ -220,7 +233,8 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
         page.pdf(path=str(filled), format=paper, print_background=True)
         assert pdf_pages(filled) == 1, f"the filled sheet takes more than one {paper} page"
 
-    # Correct round 3: Dan held 40, not 60.
+    # Correct round 3 (from its details): Dan held 40, not 60.
+    page.click(".round-row[data-round='3'] .round-toggle")
     page.click("[data-correct='3']")
     assert page.inner_text("#entry-title") == "Correct round 3"
     assert page.input_value("#points-3") == "60"
@@ -237,7 +251,7 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     page.click("#take-back-yes")
     page.wait_for_selector("#entry:not([hidden])")
     assert page.inner_text("#entry-title") == "Enter round 7"
-    assert page.inner_text("#result-line") == ""
+    assert page.is_hidden("#ending")
     assert column_totals(page) == [80, 115, 125, 135]
 
     # A reload keeps the edit token: the page can still enter round 7.
@@ -260,8 +274,8 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     assert "only view" in viewer.inner_text("#sheet-status")
     check_accessibility(viewer, "sheet page, view only")
 
-    # The scorekeeper types round 7 while a third phone records it first: the 412 shows what
-    # changed and keeps what was typed; saving again corrects the round knowingly.
+    # The scorekeeper types round 7 while a third phone records it first: the 412 shows both
+    # entries side by side; replacing theirs corrects the round knowingly.
     enter_round(page, 2, {0: 15, 1: 65, 3: 20})
     token = edit_link.split("#edit=", 1)[1]
     third = {
@@ -274,17 +288,20 @@ def test_an_evening_at_the_table(phones: Any, server: str, output: Path) -> None
     }
     api_put(server, match_id, token, 7, third)
     page.click("#save-round")
-    notice = page.wait_for_selector("#sheet-notice:not([hidden])")
-    assert "round 7 was recorded" in notice.inner_text()
+    conflict = page.wait_for_selector("#conflict:not([hidden])")
+    assert "Another phone saved round 7 first." in conflict.inner_text()
     assert [page.input_value(f"#points-{seat}") for seat in (0, 1, 3)] == ["15", "65", "20"]
     assert page.is_checked("#out-2")
     assert page.inner_text("#entry-title") == "Correct round 7"  # saving now corrects it
-    save_round(page, 7)
-    assert page.inner_text("#result-line") == "Ann won with 95 points."
+    page.click("#replace-mine")
+    page.wait_for_function(
+        "() => document.getElementById('entry-status').textContent === 'Round 7 is saved.'"
+    )
+    assert page.inner_text("#ending-title") == "Ann wins!"
 
     # The view phone sees the round appear without a reload (it polls every few seconds).
     viewer.wait_for_function(
-        "() => document.getElementById('result-line').textContent === 'Ann won with 95 points.'",
+        "() => document.getElementById('ending-title').textContent === 'Ann wins!'",
         timeout=15_000,
     )
     screenshots(viewer, "sheet-view-only", output)
@@ -356,7 +373,8 @@ def test_eight_players_and_nine_rounds_print_on_one_page(
     page = phone.page()
     page.goto(f"{server}/m/{sheet['id']}")
     page.wait_for_function("() => document.getElementById('result-line').textContent !== ''")
-    assert page.text_content("#sheet-title") == "Hassan's birthday · Liverpool Rummy, 9 rounds"
+    assert page.text_content("#sheet-title") == "Hassan's birthday"
+    assert page.text_content("#sheet-subtitle").startswith("Liverpool Rummy, 9 rounds · ")
     page.emulate_media(media="print")
     page.set_viewport_size({"width": 700, "height": 1000})  # about an A4 page less its margins
     table = page.eval_on_selector("#score-table", "t => t.getBoundingClientRect().right")
@@ -425,14 +443,14 @@ def test_a_round_played_in_german(phones: Any, server: str, output: Path) -> Non
     assert page.inner_text("#briefing-title") == "Runde 1 von 7: 2 Bücher"
     briefing = page.inner_text("#briefing-lines")
     assert "Jedem Spieler 10 Karten austeilen." in briefing
-    assert "Ann gibt, Bob hebt ab, Bob beginnt." in briefing
+    assert roles(page) == {"Gibt": "Ann", "Hebt ab": "Bob", "Spielt zuerst": "Bob"}
 
     # The API refuses in German, next to the field it names.
     enter_round(page, 0, {1: 35, 2: 3})
     page.click("#save-round")
     error = page.wait_for_selector("#error-results-2:not([hidden])")
     assert error.inner_text() == (
-        "Platz 2: keine Hand aus bis zu 10 Karten kostet 3 (Karten kosten 5, 10, 15)"
+        "Cleo: Keine Hand aus bis zu 10 Karten kostet 3 Punkte (Karten kosten 5, 10, 15)."
     )
     page.fill("#points-2", "25")
     page.click("#save-round")

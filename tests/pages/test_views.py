@@ -12,7 +12,6 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from api.pages import qr
 from api.pages.texts import script_texts
 from rules import PRESETS
 
@@ -183,46 +182,20 @@ def test_an_unknown_ruleset_or_sheet_address_is_a_page_not_found(client: FlaskCl
     assert get(client, "/v1/nothing").mimetype == "application/problem+json"
 
 
-def test_the_view_link_qr_code_is_drawn_by_the_server(client: FlaskClient) -> None:
-    answer = get(client, "/m/AbCdEfGhIjKlMnOpQrStUv/qr.svg")
-    assert answer.mimetype == "image/svg+xml"
-    assert answer.data == qr.svg("http://localhost/m/AbCdEfGhIjKlMnOpQrStUv")
-    assert "max-age=86400" in answer.headers["Cache-Control"]
-    assert (
-        get(
-            client,
-            "/m/AbCdEfGhIjKlMnOpQrStUv/qr.svg",
-            headers={"If-None-Match": answer.headers["ETag"]},
-        ).status_code
-        == 304
-    )
-
-
-def test_the_edit_link_qr_code_comes_from_a_body_and_is_never_stored(client: FlaskClient) -> None:
-    link = "http://localhost/m/AbCdEfGhIjKlMnOpQrStUv#edit=secret-token"
-    answer = client.post("/qr", data=link, content_type="text/plain")
-    assert answer.status_code == 200
-    assert answer.data == qr.svg(link)
-    assert answer.headers["Cache-Control"] == "no-store"
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "anything at all",
-        "http://localhost/v1/matches/AbCdEfGhIjKlMnOpQrStUv",
-        "javascript:alert(1)//m/abc",
-        "http://localhost/m/abc?x=1",
-        "http://localhost/m/" + "a" * 600,
-    ],
-)
-def test_the_qr_endpoint_draws_only_sheet_links(client: FlaskClient, text: str) -> None:
-    assert client.post("/qr", data=text, content_type="text/plain").status_code == 422
-
-
 #: The scripts of each page family, by the texts they carry (api.pages.texts.script_texts).
 SCRIPTS = {
-    "scorekeeping": ["common", "start", "sheet", "scores", "picker", "chart", "print"],
+    "scorekeeping": [
+        "common",
+        "start",
+        "sheet",
+        "entry",
+        "scores",
+        "share",
+        "lean-qr",
+        "picker",
+        "chart",
+        "print",
+    ],
     "referee": ["common", "referee", "check", "hand"],
 }
 

@@ -2,20 +2,12 @@
 // itself (no chart library). Lines differ by colour and by dash, so they can be told apart in
 // print and without colour vision; the score table above holds the same numbers as text.
 
-import { make, say } from "./common.js";
+import { make, say, svg } from "./common.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 // Drawn at the width it is shown (within bounds), so that its text stays legible on a phone.
 const LEAST_WIDTH = 300;
 const MOST_WIDTH = 720;
 const MARGIN = { top: 16, right: 20, bottom: 40, left: 52 };
-
-function svg(tag, attributes = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
-  element.append(...children);
-  return element;
-}
 
 /** A round number for the grid: 1, 2, 5 or 10 times a power of ten, about five per axis. */
 function step(highest) {

@@ -33,6 +33,16 @@ export function make(tag, attributes = {}, ...children) {
   return element;
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes and children, as make() makes HTML ones. */
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  element.append(...children);
+  return element;
+}
+
 /** A failed request: the API's problem document, or the network's failure (status 0). */
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -198,4 +208,98 @@ export function rememberedSheets() {
 export function randomKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// --- words the pages share ------------------------------------------------------------------------
+
+const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** A card as the picker shows it: "AS" -> "A♠", "10H" -> "10♥", "JK" -> "Joker". */
+export function cardText(card) {
+  if (card === "JK") return say("joker");
+  const suit = card.slice(-1);
+  return `${card.slice(0, -1)}${SUIT_SYMBOLS[suit] ?? suit}`;
+}
+
+/** A place in the standings as the reader's language writes it: 1st, 2nd (de: 1., nl: 1e). */
+export function ordinal(n) {
+  const form = new Intl.PluralRules(language, { type: "ordinal" }).select(n);
+  return say(ORDINALS[form] ?? "ordinal_other", { n });
+}
+
+/** Ordinal forms (Intl.PluralRules) and their texts; a language with fewer forms writes them
+ * all alike in its catalog ("{n}." in German). */
+const ORDINALS = { one: "ordinal_one", two: "ordinal_two", few: "ordinal_few", other: "ordinal_other" };
+
+/** Names joined as the reader's language joins them: "Ann, Bob and Cleo". */
+export function listNames(names) {
+  return new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(names);
+}
+
+/** How long ago `when` was, in the reader's words ("2 minutes ago", "vor 2 Minuten"). */
+export function agoText(when, now = Date.now()) {
+  const minutes = Math.round((now - when) / 60000);
+  const format = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+  if (minutes < 60) return format.format(-minutes, "minute");
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return format.format(-hours, "hour");
+  return format.format(-Math.round(hours / 24), "day");
+}
+
+/** A date (RFC 3339) as the reader's language writes it. */
+export function dateText(when) {
+  return new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(new Date(when));
+}
+
+/**
+ * Copy the link in `field`, however the browser allows it: a home network's http:// page has no
+ * clipboard API, and a phone rarely offers to copy a read-only field. `status` says what happened.
+ */
+export async function copyField(field, status) {
+  field.focus();
+  field.setSelectionRange(0, field.value.length);
+  try {
+    await navigator.clipboard.writeText(field.value);
+    status.textContent = say("link_copied");
+  } catch (error) {
+    const copied = document.execCommand && document.execCommand("copy");
+    status.textContent = say(copied ? "link_copied" : "link_selected");
+  }
+}
+
+// --- what this device keeps besides its list of sheets -------------------------------------------
+
+const KEPT = "rummy-referee.";
+
+/** What this device keeps under `name` (a draft, an outbox, the last copy of a sheet), or null. */
+export function kept(name) {
+  return read(KEPT + name);
+}
+
+/** Keep `value` under `name`; null forgets it. */
+export function keep(name, value) {
+  if (value === null) {
+    try {
+      localStorage.removeItem(KEPT + name);
+    } catch (error) {
+      // Nothing was kept, then.
+    }
+  } else write(KEPT + name, value);
+}
+
+/**
+ * The body of POST /v1/matches for a rematch of `sheet` (as the API answers it): the same
+ * players in the same seats, the same ruleset (a preset's id, or its base and house options),
+ * the same title, and the next player dealing first.
+ */
+export function rematchBody(sheet) {
+  const own = sheet.ruleset;
+  const options = own.options || {};
+  const dealer = sheet.rounds[0]?.dealer ?? sheet.first_dealer ?? 0;
+  return {
+    ruleset: Object.keys(options).length ? { base: own.base || own.id, options } : own.id,
+    players: sheet.players.map((player) => player.name),
+    first_dealer: (dealer + 1) % sheet.players.length,
+    ...(sheet.title ? { title: sheet.title } : {}),
+  };
 }

@@ -2,7 +2,7 @@
 // into each place (a meld, the rest of a hand...), the address that holds all of it, and asking
 // the API. No rule of the game is here: every verdict shown is the API's.
 
-import { api, clearErrors, make, say, showErrors } from "./common.js";
+import { api, clearErrors, copyField, make, say, showErrors } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 // Each card's label and name, as the card grid shows them ("7♥", "seven of hearts").
@@ -415,21 +415,7 @@ export class Places {
 
 // --- sharing ----------------------------------------------------------------------------------
 
-/** Copy the ruling's address, however the browser allows it: a home network's http:// page
- * has no clipboard API, and a phone rarely offers to copy a read-only field. */
-async function copyRuling() {
-  const field = $("ruling-link");
-  field.focus();
-  field.setSelectionRange(0, field.value.length);
-  try {
-    await navigator.clipboard.writeText(field.value);
-    $("copy-status").textContent = say("link_copied");
-  } catch (error) {
-    const copied = document.execCommand && document.execCommand("copy");
-    $("copy-status").textContent = say(copied ? "link_copied" : "link_selected");
-  }
-}
-$("copy-link")?.addEventListener("click", copyRuling);
+$("copy-link")?.addEventListener("click", () => copyField($("ruling-link"), $("copy-status")));
 
 // --- asking ---------------------------------------------------------------------------------------
 

@@ -1,12 +1,16 @@
-// What the sheet says, shown: the briefing before each deal, the score table with the winner
-// and the tie-break, and the standings. Functions of the sheet alone (as the API answers it).
+// What the sheet says, shown: each player's total and place, the end of the match, the briefing
+// before each deal, and the scores round by round with each round's details a tap away.
+// Functions of the sheet alone (as the API answers it); each player keeps one colour throughout
+// (player-N, from their seat), on the board, the score table, the entry and the chart.
 
-import { runningTotals } from "./chart.js";
-import { make, say } from "./common.js";
+import { cardText, dateText, listNames, make, ordinal, say } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 
 const nameOf = (sheet, seat) => sheet.players[seat].name;
+
+/** The class that gives a seat its colour. */
+export const colour = (seat) => `player-${seat % 8}`;
 
 /** Decks and jokers for the sheet's table size. */
 export function tableFor(sheet) {
@@ -20,140 +24,57 @@ export function nextRound(sheet) {
   return sheet.rounds.find((round) => round.status === "pending") || null;
 }
 
-/** Before each deal: the round, its contract, the cards, the decks, who deals, cuts, starts. */
-export function showBriefing(sheet) {
-  const round = nextRound(sheet);
-  $("briefing").hidden = false;
-  const lines = [];
-  if (round) {
-    const table = tableFor(sheet);
-    $("briefing-title").textContent = say("briefing_title", {
-      number: round.number,
-      count: sheet.rounds.length,
-      contract: round.contract.text,
-    });
-    lines.push(say("deal", { cards: round.hand_size }));
-    lines.push(
-      table.jokers
-        ? say("table", { decks: table.decks, jokers: table.jokers })
-        : say("table_no_jokers", { decks: table.decks }),
-    );
-    lines.push(
-      say("seating", {
-        dealer: nameOf(sheet, round.dealer),
-        cutter: nameOf(sheet, round.cutter),
-        first: nameOf(sheet, round.first_player),
-      }),
-    );
-    if (round.whole_hand) lines.push(say("whole_hand"));
-    else if (!round.discard_to_go_out) lines.push(say("no_discard"));
-    if (round.exact_minimum) lines.push(say("exact_minimum"));
-  } else {
-    $("briefing-title").textContent = say("all_played");
-  }
-  $("briefing-lines").replaceChildren(...lines.map((line) => make("li", { text: line })));
+/** Each seat's total and place ("2nd"), as the sheet's standings rank them. */
+export function standingOf(sheet, seat) {
+  const standing = sheet.standings.find((each) => each.seat === seat);
+  return { total: standing.total, place: ordinal(standing.rank), rank: standing.rank };
 }
 
-/** Every round's points and running totals, a column pair per player; with `editable`, a
- * button to correct each played round. */
-export function showScores(sheet, editable) {
-  $("scores").hidden = false;
-  const players = sheet.players;
+/** The sheet's heading and the line below it: the evening's title, the ruleset, the date. */
+export function showHeading(sheet) {
+  const named = sheet.ruleset.name; // in the page's language: the API is asked in it
+  const heading = sheet.title || named;
+  $("sheet-title").textContent = heading;
+  $("sheet-subtitle").textContent = [sheet.title ? named : null, dateText(sheet.created_at)]
+    .filter(Boolean)
+    .join(" · ");
+  document.title = `${heading}: ${sheet.players.map((player) => player.name).join(", ")}`;
+}
+
+/** Every player's total and place, in seat order, each in their colour: what a phone at the
+ * table looks at most, so it comes first and fits a phone's width for up to eight players. */
+export function showBoard(sheet) {
+  $("board").hidden = false;
+  // Four tiles a row at most: two rows for a table of eight, one for four.
+  const count = sheet.players.length;
+  $("board-list").style.setProperty("--columns", String(count <= 4 ? count : Math.ceil(count / 2)));
   const winners = new Set(sheet.winners || []);
-  const head = make(
-    "tr",
-    {},
-    make("th", { scope: "col", rowspan: 2, class: "round", text: say("chart_round") }),
-    make("th", { scope: "col", rowspan: 2, class: "contract", text: say("contract") }),
+  $("board-list").replaceChildren(
+    ...sheet.players.map((player) => {
+      const { total, place } = standingOf(sheet, player.seat);
+      return make(
+        "li",
+        { class: `tile ${colour(player.seat)}${winners.has(player.seat) ? " winner" : ""}` },
+        make("span", { class: "tile-name", text: player.name }),
+        make("span", { class: "tile-total", text: String(total) }),
+        make("span", { class: "tile-place", text: place }),
+      );
+    }),
   );
-  const sub = make("tr");
-  for (const player of players) {
-    head.append(
-      make("th", {
-        scope: "colgroup",
-        colspan: 2,
-        class: winners.has(player.seat) ? "winner" : null,
-        text: player.name,
-      }),
-    );
-    sub.append(
-      make(
-        "th",
-        { scope: "col" },
-        make("span", { class: "word-long", text: say("points") }),
-        make("span", { class: "word-short", "aria-hidden": "true", text: say("points_short") }),
-      ),
-      make("th", { scope: "col", class: "total", text: say("total") }),
-    );
-  }
-  if (editable) head.append(make("th", { scope: "col", rowspan: 2, class: "actions", text: say("actions") }));
-  $("score-table").tHead.replaceChildren(head, sub);
-  // Six players or more print smaller, so that every column fits across the page.
-  $("score-table").classList.toggle("many-players", players.length > 5);
-
-  const running = runningTotals(sheet);
-  const body = sheet.rounds.map((round, index) => {
-    const row = make(
-      "tr",
-      { class: round.status },
-      make("th", { scope: "row", text: String(round.number) }),
-      make("td", { class: "contract", text: round.contract.text }),
-    );
-    for (const player of players) {
-      const result = round.results?.find((item) => item.seat === player.seat);
-      row.append(
-        make("td", {
-          class: result?.went_out ? "out" : null,
-          text: result ? (result.went_out ? say("out") : String(result.points)) : "",
-        }),
-        make("td", { class: "total", text: result ? String(running[player.seat][index + 1]) : "" }),
-      );
-    }
-    if (editable) {
-      row.append(
-        make(
-          "td",
-          { class: "actions" },
-          round.status === "played"
-            ? make("button", {
-                type: "button",
-                class: "secondary",
-                "data-correct": round.number,
-                "aria-label": say("correct_label", { number: round.number }),
-                text: say("correct"),
-              })
-            : "",
-        ),
-      );
-    }
-    return row;
-  });
-  $("score-table").tBodies[0].replaceChildren(...body);
-
-  const foot = make("tr", {}, make("th", { scope: "row", colspan: 2, text: say("total") }));
-  for (const total of sheet.totals) {
-    foot.append(
-      make("td", {
-        colspan: 2,
-        class: winners.has(total.seat) ? "total winner" : "total",
-        text: String(total.total),
-      }),
-    );
-  }
-  if (editable) foot.append(make("td", { class: "actions" }));
-  $("score-table").tFoot.replaceChildren(foot);
-  showResult(sheet);
 }
 
-function showResult(sheet) {
+/** The end of the match: the winner, big; the final ranking; the tie-break, if one was needed. */
+export function showEnding(sheet) {
+  const finished = sheet.status === "finished";
+  $("ending").hidden = !finished;
+  if (!finished) return;
   const winners = sheet.winners || [];
-  let line = "";
-  if (sheet.status === "finished" && winners.length) {
-    const names = winners.map((seat) => nameOf(sheet, seat)).join(", ");
-    const total = sheet.totals.find((item) => item.seat === winners[0]).total;
-    line = say(winners.length > 1 ? "winners_shared" : "winner", { names, total });
-  }
-  $("result-line").textContent = line;
+  const names = listNames(winners.map((seat) => nameOf(sheet, seat)));
+  const total = winners.length ? sheet.totals.find((item) => item.seat === winners[0]).total : 0;
+  $("ending-title").textContent = say(winners.length > 1 ? "winners_big" : "winner_big", { names });
+  $("result-line").textContent = winners.length
+    ? say(winners.length > 1 ? "won_with_each" : "won_with", { total })
+    : "";
   const tie = sheet.tie_break;
   let tieText = "";
   if (tie) {
@@ -162,18 +83,224 @@ function showResult(sheet) {
     else tieText = say("tie_shared");
   }
   $("tie-line").textContent = tieText;
-}
-
-export function showStandings(sheet) {
-  $("standings").hidden = false;
-  $("standings-list").replaceChildren(
+  $("ranking").replaceChildren(
     ...sheet.standings.map((standing) =>
       make(
         "li",
-        {},
-        make("span", { class: "rank", text: say("standings_rank", { rank: standing.rank }) }),
-        `${standing.name}: ${standing.total}`,
+        { class: `${colour(standing.seat)}${standing.rank === 1 ? " first" : ""}` },
+        make("span", { class: "rank", text: ordinal(standing.rank) }),
+        make("span", { class: "ranking-name", text: standing.name }),
+        make("span", { class: "ranking-total", text: String(standing.total) }),
       ),
     ),
   );
+}
+
+/** Before each deal: the round and its contract, who deals, cuts and plays first (in large
+ * type: it is read across the table), the cards, the decks and what is special this round. */
+export function showBriefing(sheet) {
+  const round = nextRound(sheet);
+  $("briefing").hidden = !round;
+  if (!round) return;
+  const table = tableFor(sheet);
+  $("briefing-title").textContent = say("briefing_title", {
+    number: round.number,
+    count: sheet.rounds.length,
+    contract: round.contract.text,
+  });
+  const roles = [
+    ["role_deals", round.dealer],
+    ["role_cuts", round.cutter],
+    ["role_starts", round.first_player],
+  ];
+  $("roles").replaceChildren(
+    ...roles.map(([role, seat]) =>
+      make(
+        "div",
+        { class: `role ${colour(seat)}` },
+        make("dt", { text: say(role) }),
+        make("dd", { text: nameOf(sheet, seat) }),
+      ),
+    ),
+  );
+  const lines = [
+    say("deal", { cards: round.hand_size }),
+    table.jokers
+      ? say("table", { decks: table.decks, jokers: table.jokers })
+      : say("table_no_jokers", { decks: table.decks }),
+  ];
+  if (round.whole_hand) lines.push(say("whole_hand"));
+  else if (!round.discard_to_go_out) lines.push(say("no_discard"));
+  if (round.exact_minimum) lines.push(say("exact_minimum"));
+  $("briefing-lines").replaceChildren(...lines.map((line) => make("li", { text: line })));
+}
+
+// --- the scores, round by round -------------------------------------------------------------
+
+/** The rounds whose details are open: they stay open when the sheet is shown again. */
+const open = new Set();
+
+/**
+ * Every round's points with each player's running total below, a column per player that
+ * fits a phone's width; a tap on a round opens its details. With `editable`, the details
+ * offer to correct the round. `queued` holds the numbers of rounds waiting to be sent.
+ */
+export function showScores(sheet, { editable = false, queued = [] } = {}) {
+  $("scores").hidden = false;
+  const table = $("score-table");
+  const players = sheet.players;
+  const winners = new Set(sheet.winners || []);
+  table.style.setProperty("--players", String(players.length));
+  table.classList.toggle("many-players", players.length > 5);
+
+  table.tHead.replaceChildren(
+    make(
+      "tr",
+      {},
+      make(
+        "th",
+        { scope: "col", class: "round" },
+        make("span", { "aria-hidden": "true", text: "#" }),
+        make("span", { class: "visually-hidden", text: say("chart_round") }),
+      ),
+      make("th", { scope: "col", class: "contract print-only", text: say("contract") }),
+      ...players.map((player) =>
+        make(
+          "th",
+          { scope: "col", class: `player ${colour(player.seat)}` },
+          make("span", { class: "player-name", text: player.name }),
+        ),
+      ),
+    ),
+  );
+
+  const rows = [];
+  for (const round of sheet.rounds) {
+    const waiting = queued.includes(round.number);
+    const row = make(
+      "tr",
+      { class: `round-row ${waiting ? "queued" : round.status}`, "data-round": round.number },
+      make(
+        "th",
+        { scope: "row", class: "round" },
+        round.status === "played"
+          ? make("button", {
+              type: "button",
+              class: "round-toggle",
+              "aria-expanded": String(open.has(round.number)),
+              "aria-controls": `detail-${round.number}`,
+              "aria-label": say("round_details", { number: round.number }),
+              text: String(round.number),
+            })
+          : String(round.number),
+      ),
+      make("td", { class: "contract print-only", text: round.contract.text }),
+    );
+    if (round.status === "played") {
+      for (const player of players) {
+        const result = round.results.find((item) => item.seat === player.seat);
+        row.append(
+          make(
+            "td",
+            { class: `score ${colour(player.seat)}${result.went_out ? " out" : ""}` },
+            make("span", { class: "points", text: result.went_out ? say("out") : String(result.points) }),
+            make("span", { class: "running", text: String(result.total) }),
+          ),
+        );
+      }
+    } else {
+      row.append(
+        make(
+          "td",
+          { colspan: players.length, class: "to-play" },
+          make("span", {
+            class: "screen-only",
+            text: waiting ? say("queued_mark") : round.contract.text,
+          }),
+        ),
+      );
+    }
+    rows.push(row);
+    if (round.status === "played") rows.push(detailRow(sheet, round, editable));
+  }
+  table.tBodies[0].replaceChildren(...rows);
+
+  table.tFoot.replaceChildren(
+    make(
+      "tr",
+      {},
+      make("th", { scope: "row", class: "round", text: say("total") }),
+      make("td", { class: "contract print-only" }),
+      ...sheet.totals.map((total) =>
+        make("td", {
+          class: `total ${colour(total.seat)}${winners.has(total.seat) ? " winner" : ""}`,
+          text: String(total.total),
+        }),
+      ),
+    ),
+  );
+}
+
+/** A round's details, under its row: who dealt, the contract, and each player's result — went
+ * out, points, the cards counted as the picker shows them, buys, the cut bonus, the total. */
+function detailRow(sheet, round, editable) {
+  const items = sheet.players.map((player) => {
+    const result = round.results.find((item) => item.seat === player.seat);
+    const facts = [];
+    if (result.went_out) facts.push(say("detail_out", { name: player.name }));
+    else {
+      let points = say("detail_points", { points: result.penalty });
+      if (result.cards) points += ` (${result.cards.map(cardText).join(" ")})`;
+      facts.push(`${player.name}: ${points}`);
+    }
+    if (result.buys) {
+      facts.push(
+        result.buys === 1 ? say("value_buys_one") : say("value_buys", { count: result.buys }),
+      );
+    }
+    if (result.bonus) facts.push(say("value_bonus", { bonus: result.bonus }));
+    facts.push(say("detail_total", { total: result.total }));
+    return make("li", { class: colour(player.seat) }, facts.join(" · "));
+  });
+  const box = make(
+    "div",
+    { class: "detail-box" },
+    make("p", {
+      text: say("detail_dealt", {
+        dealer: nameOf(sheet, round.dealer),
+        cards: round.hand_size,
+        contract: round.contract.text,
+      }),
+    }),
+    round.stock_ran_out ? make("p", { text: say("detail_stock") }) : null,
+    make("ul", { class: "detail-results" }, ...items),
+  );
+  if (editable) {
+    box.append(
+      make("button", {
+        type: "button",
+        class: "secondary",
+        "data-correct": round.number,
+        text: say("correct_label", { number: round.number }),
+      }),
+    );
+  }
+  return make(
+    "tr",
+    { class: "detail", id: `detail-${round.number}`, hidden: !open.has(round.number) },
+    make("td", { colspan: sheet.players.length + 2 }, box),
+  );
+}
+
+/** Open or close a round's details (a tap on its row). */
+export function toggleRound(number) {
+  const row = $(`detail-${number}`);
+  if (!row) return;
+  const opening = row.hidden;
+  if (opening) open.add(number);
+  else open.delete(number);
+  row.hidden = !opening;
+  document
+    .querySelector(`.round-row[data-round="${number}"] .round-toggle`)
+    ?.setAttribute("aria-expanded", String(opening));
 }

@@ -1,18 +1,39 @@
-// The sheet page: the briefing before each deal, entering and correcting rounds, the totals,
-// standings, winner and chart, and sharing. Everything goes through the public API: the sheet
-// is read every few seconds with If-None-Match, and every write carries If-Match, so that no
-// phone overwrites a round it has not seen; a 412 shows what changed and keeps what was typed.
+// The sheet page: the totals, the briefing before each deal, entering and correcting rounds,
+// the end of the match, and sharing. Everything goes through the public API: the sheet is read
+// every few seconds with If-None-Match, and every write carries If-Match, so that no phone
+// overwrites a round it has not seen.
+//
+// A table's Wi-Fi comes and goes. The page keeps the last copy of the sheet on the phone and
+// says how old it is when the network is gone; a round saved with no network waits in an outbox
+// on the phone and is sent, with If-Match, when the network is back; when another phone saved
+// the same round first, both entries are shown and the scorekeeper chooses.
 
 import { drawChart } from "./chart.js";
-import { api, clearErrors, make, remember, remembered, say, showErrors, summary } from "./common.js";
-import { cardPoints, pickCards } from "./picker.js";
-import { nextRound, showBriefing, showScores, showStandings, tableFor } from "./scores.js";
+import {
+  agoText,
+  api,
+  clearErrors,
+  keep,
+  kept,
+  make,
+  randomKey,
+  rematchBody,
+  remember,
+  remembered,
+  say,
+  summary,
+} from "./common.js";
+import * as entry from "./entry.js";
+import { nextRound, showBoard, showBriefing, showEnding, showHeading, showScores, toggleRound } from "./scores.js";
+import { findNetworkAddress, showSharing } from "./share.js";
 
 // The page is the same for every sheet: the sheet is the one its address names (/m/<id>).
 const root = document.getElementById("sheet");
 const matchId = decodeURIComponent(window.location.pathname.split("/").at(-1));
 const sheetUrl = `${root.dataset.matches}/${encodeURIComponent(matchId)}`;
 const POLL_SECONDS = 4;
+/** How often "last updated … ago" is said again while the network is gone. */
+const OFFLINE_TICK_SECONDS = 15;
 const $ = (id) => document.getElementById(id);
 
 // The edit token arrives in the fragment (#edit=...), which no server sees; it is kept in
@@ -27,7 +48,41 @@ const token = remembered(matchId).token || null;
 
 let sheet = null;
 let etag = null;
+/** A write in flight: the save button is locked and polls wait for it. */
 let busy = false;
+/** When the API last answered, and whether it stopped answering since. */
+let heardAt = null;
+let offline = false;
+/** The round two phones saved, while the scorekeeper chooses between the entries. */
+let conflict = null;
+/** The sheet is not there (deleted, or never was). */
+let missing = false;
+
+// --- what this phone keeps for the sheet ----------------------------------------------------------
+
+/** The last copy of the sheet, shown when the network is gone: {sheet, etag, at}. */
+const COPY = `copy.${matchId}`;
+/** Rounds saved with no network, oldest first, each as it will be sent. */
+const OUTBOX = `outbox.${matchId}`;
+/** The rounds this phone saved, as it saved them: another phone's change to one is said. */
+const MINE = `mine.${matchId}`;
+
+const outbox = () => kept(OUTBOX) || [];
+const setOutbox = (items) => keep(OUTBOX, items.length ? items : null);
+
+/** What a played round recorded (not its running totals, which earlier rounds change). */
+function roundKey(round) {
+  if (!round || round.status !== "played") return null;
+  const results = round.results.map((result) => [
+    result.seat,
+    result.penalty,
+    result.went_out,
+    result.buys,
+    result.bonus,
+    result.cards || null,
+  ]);
+  return JSON.stringify([results, Boolean(round.stock_ran_out)]);
+}
 
 // --- reading ------------------------------------------------------------------------------------
 
@@ -36,113 +91,180 @@ async function load({ fresh = false } = {}) {
   const headers = etag && !fresh ? { "If-None-Match": etag } : {};
   try {
     const answer = await api("GET", sheetUrl, { headers });
-    if (answer.status === 304) return false;
-    accept(answer);
-    return true;
+    heard();
+    if (answer.status !== 304) accept(answer);
   } catch (error) {
-    if (error.status === 404) {
-      $("sheet-status").textContent = say("not_found");
-      for (const id of ["briefing", "entry", "scores", "standings", "chart-section", "share"])
-        $(id).hidden = true;
-      stopPolling();
-    } else if (!sheet) {
-      $("sheet-status").textContent = error.message;
+    if (error.status === 0) lost();
+    else if (error.status === 404) gone();
+    else {
+      heard();
+      if (!sheet) $("sheet-status").textContent = error.message;
     }
-    return false;
+    return;
   }
+  if (!fresh) sendWaiting();
 }
 
-function accept(answer) {
+/** The sheet is no more (deleted, or never was): nothing of it is shown. */
+function gone() {
+  missing = true;
+  window.clearInterval(poller);
+  $("sheet-status").textContent = say("not_found");
+  for (const id of ["board", "ending", "briefing", "entry", "scores", "chart-section", "share", "ask-referee"])
+    $(id).hidden = true;
+}
+
+/** A newer sheet from the API: shown, kept, and what another phone changed is said. */
+function accept(answer, { ours = false } = {}) {
   // A poll sent before this phone's own write may come back after it: the version only grows,
   // so an older sheet is dropped rather than shown over the newer one.
   if (sheet && answer.body.version < sheet.version) return;
   const previous = sheet;
   sheet = answer.body;
   etag = answer.etag;
+  keep(COPY, { sheet, etag, at: Date.now() });
   remember(matchId, summary(sheet));
-  render(previous);
+  if (!ours && previous) sayChanges(previous);
+  render();
 }
 
-let timer = null;
+let poller = null;
 function startPolling() {
-  timer = window.setInterval(() => {
+  poller = window.setInterval(() => {
     if (!busy && document.visibilityState === "visible") load();
   }, POLL_SECONDS * 1000);
-}
-function stopPolling() {
-  window.clearInterval(timer);
 }
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && !busy) load();
 });
+window.addEventListener("online", () => {
+  if (!busy) load();
+});
+
+// --- the network, and its absence -----------------------------------------------------------------
+
+function heard() {
+  heardAt = Date.now();
+  if (!offline) return;
+  offline = false;
+  connection(say("online_again"));
+  window.setTimeout(() => offline || connection(""), 4000);
+}
+
+function lost() {
+  offline = true;
+  sayOffline();
+}
+
+/** "No connection: last updated 2 minutes ago", kept true while the network stays away. */
+function sayOffline() {
+  if (!offline) return;
+  if (heardAt === null) return;
+  const recent = Date.now() - heardAt < 60_000;
+  connection(recent ? say("offline_recent") : say("offline_since", { ago: agoText(heardAt) }));
+}
+window.setInterval(sayOffline, OFFLINE_TICK_SECONDS * 1000);
+
+function connection(text) {
+  $("connection").textContent = text;
+  $("connection").hidden = !text;
+}
+
+function notice(text, details = []) {
+  const box = $("sheet-notice");
+  box.replaceChildren(
+    ...(text ? [make("p", { text })] : []),
+    ...(details.length ? [make("ul", {}, ...details.map((line) => make("li", { text: line })))] : []),
+  );
+  box.hidden = !text;
+}
 
 // --- what changed elsewhere --------------------------------------------------------------------
 
-/** In words, how `after` differs from `before`: rounds recorded, corrected, taken back. */
-function changes(before, after) {
-  if (!before) return "";
+/** In words, how the sheet differs from `before`: rounds recorded, corrected, taken back. */
+function changes(before) {
   const found = [];
-  after.rounds.forEach((round, index) => {
+  sheet.rounds.forEach((round, index) => {
     const old = before.rounds[index];
     if (!old) return;
     if (old.status === "pending" && round.status === "played")
       found.push(say("change_recorded", { number: round.number }));
     else if (old.status === "played" && round.status === "pending")
       found.push(say("change_taken_back", { number: round.number }));
-    else if (round.status === "played" && JSON.stringify(old.results) !== JSON.stringify(round.results)) {
-      found.push(say("change_corrected", { number: round.number }));
-    }
+    else if (roundKey(old) !== roundKey(round)) found.push(say("change_corrected", { number: round.number }));
   });
   return found.join(", ") || say("change_other");
 }
 
-function notice(text) {
-  $("sheet-notice").textContent = text;
-  $("sheet-notice").hidden = !text;
+/** After another phone's write: a round this phone saved that was changed is said, with what
+ * changed; a round being typed here that was recorded there opens the choice between them. */
+function sayChanges(previous) {
+  const mine = kept(MINE) || {};
+  for (const [number, key] of Object.entries(mine)) {
+    const now = sheet.rounds[Number(number) - 1];
+    if (roundKey(now) === key) continue;
+    const was = previous.rounds[Number(number) - 1];
+    if (now?.status === "played" && was?.status === "played") {
+      notice(say("mine_replaced", { number }), differences(was, now));
+    }
+    delete mine[number];
+  }
+  keep(MINE, Object.keys(mine).length ? mine : null);
+  const typing = entry.entering();
+  if (typing && entry.isDirty() && !conflict) {
+    const round = sheet.rounds[typing.number - 1];
+    const was = previous.rounds[typing.number - 1];
+    if (!typing.correcting && round.status === "played") {
+      openConflict(typing.number, entry.roundBody(), false);
+    } else if (typing.correcting && roundKey(round) !== roundKey(was)) {
+      openConflict(typing.number, entry.roundBody(), true);
+    } else {
+      notice(say("changed_elsewhere", { changes: changes(previous) }));
+    }
+  }
+}
+
+/** Each player whose result differs between two versions of a round: "Ann: 35 → 40". */
+function differences(before, after) {
+  return sheet.players
+    .map((player) => {
+      const old = before.results.find((result) => result.seat === player.seat);
+      const now = after.results.find((result) => result.seat === player.seat);
+      const [was, is] = [entry.resultText(old), entry.resultText(now)];
+      return was === is ? null : say("change_value", { name: player.name, before: was, after: is });
+    })
+    .filter(Boolean);
+}
+
+function rememberMine(number) {
+  const mine = kept(MINE) || {};
+  mine[number] = roundKey(sheet.rounds[number - 1]);
+  keep(MINE, mine);
 }
 
 // --- showing the sheet ----------------------------------------------------------------------------
 
-const nameOf = (seat) => sheet.players[seat].name;
-
-function render(previous) {
+function render() {
   $("sheet-status").textContent = token ? "" : say("view_only");
-  // The evening's title, when it was given one, before the ruleset's name.
-  // The API writes the ruleset's name in the page's language (it is asked in it).
-  const named = sheet.ruleset.name;
-  const heading = sheet.title ? `${sheet.title} · ${named}` : named;
-  $("sheet-title").textContent = heading;
-  $("sheet-players").textContent = sheet.players.map((player) => player.name).join(", ");
-  document.title = `${heading}: ${sheet.players.map((player) => player.name).join(", ")}`;
+  showHeading(sheet);
+  showEnding(sheet);
+  $("rematch").hidden = sheet.status !== "finished";
+  showBoard(sheet);
   showBriefing(sheet);
-  showScores(sheet, Boolean(token));
+  showScores(sheet, { editable: Boolean(token), queued: outbox().map((item) => item.number) });
   renderTakeBack();
-  showStandings(sheet);
   renderChart();
-  renderShare();
+  showSharing(sheet, token);
   renderReferee();
-  updateEntry(previous);
+  updateEntry();
+  // On a desktop the scores take the whole width once there is nothing to enter.
+  $("sheet-columns").classList.toggle("single", $("entry").hidden && $("briefing").hidden);
 }
 
 function renderChart() {
   const played = sheet.rounds.some((round) => round.status === "played");
   $("chart-section").hidden = !played;
   if (played) drawChart($("chart"), sheet);
-}
-
-function renderShare() {
-  $("view-link").value = `${window.location.origin}${window.location.pathname}`;
-  if ($("view-qr").hidden) {
-    $("view-qr").src = `${window.location.pathname}/qr.svg`;
-    $("view-qr").hidden = false;
-  }
-  $("edit-share").hidden = !token;
-  if (token)
-    $("edit-link").value =
-      `${window.location.origin}/m/${encodeURIComponent(matchId)}#edit=${encodeURIComponent(token)}`;
-  const base = sheet.ruleset.base || sheet.ruleset.id;
-  $("blank-sheet-link").href = `/rulesets/${encodeURIComponent(base)}/sheet`;
-  $("blank-sheet-link").hidden = false;
 }
 
 /** The referee's pages, opened on this sheet's ruleset, players and round to play. */
@@ -153,11 +275,231 @@ function renderReferee() {
   $("hand-link").search = about;
   const own = sheet.ruleset;
   const rules = $("rules-link");
-  rules.href = `${rules.dataset.rules}${encodeURIComponent(own.id)}`;
+  rules.href = `${rules.dataset.rules}${encodeURIComponent(own.base || own.id)}`;
   // A house ruleset: its preset, and the options it was made with.
   if (Object.keys(own.options || {}).length)
     rules.search = `options=${encodeURIComponent(JSON.stringify(own.options))}`;
+  $("blank-sheet-link").href = `/rulesets/${encodeURIComponent(own.base || own.id)}/sheet`;
+  $("blank-sheet-link").hidden = false;
   $("ask-referee").hidden = false;
+}
+
+// A tap on a played round's row opens its details (the row's button does it by keyboard).
+$("score-table").addEventListener("click", (event) => {
+  const correct = event.target.closest("[data-correct]");
+  if (correct) {
+    startCorrection(Number(correct.dataset.correct));
+    return;
+  }
+  const row = event.target.closest(".round-row.played");
+  if (row) toggleRound(Number(row.dataset.round));
+});
+
+// --- entering a round -----------------------------------------------------------------------------
+
+/** The round the form is for: the one being corrected, else the next one not yet saved. */
+function updateEntry() {
+  if (!token) {
+    $("entry").hidden = true;
+    return;
+  }
+  if (conflict) return; // the scorekeeper is choosing between two entries
+  const typing = entry.entering();
+  if (typing && entry.isDirty() && sheet.rounds[typing.number - 1]) return; // what is typed stays
+  // A round typed here but recorded by another phone while this one was closed.
+  for (const round of sheet.rounds) {
+    const draft = kept(`draft.${matchId}.${round.number}`);
+    if (round.status === "played" && draft && (draft.conflict || !draft.correcting)) {
+      entry.buildEntry(sheet, round, false, matchId);
+      openConflict(round.number, entry.roundBody(), false);
+      return;
+    }
+  }
+  const correcting = typing?.correcting && sheet.rounds[typing.number - 1]?.status === "played";
+  const waiting = new Set(outbox().map((item) => item.number));
+  const round = correcting
+    ? sheet.rounds[typing.number - 1]
+    : sheet.rounds.find((each) => each.status === "pending" && !waiting.has(each.number));
+  if (!round) {
+    $("entry").hidden = true;
+    return;
+  }
+  entry.buildEntry(sheet, round, Boolean(correcting), matchId);
+}
+
+function startCorrection(number) {
+  entry.buildEntry(sheet, sheet.rounds[number - 1], true, matchId);
+  notice("");
+  $("entry-title").focus();
+  $("entry").scrollIntoView({ block: "start" });
+}
+
+$("cancel-correction").addEventListener("click", () => {
+  const typing = entry.entering();
+  if (typing) entry.dropDraft(matchId, typing.number);
+  const round = sheet.rounds.find((each) => each.status === "pending");
+  if (round) entry.buildEntry(sheet, round, false, matchId);
+  else $("entry").hidden = true;
+  $("entry-title").focus();
+});
+
+// Leaving with a round typed and not saved asks first (the draft would survive, but a phone
+// handed on may never come back to this page).
+window.addEventListener("beforeunload", (event) => {
+  if (entry.isDirty() || busy) event.preventDefault();
+});
+
+$("round-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  // A second tap while the first write is on its way does nothing: one tap, one write.
+  if (busy) return;
+  const typing = entry.entering();
+  if (!typing) return;
+  const found = entry.problems();
+  if (found.length) {
+    entry.showProblems(found, typing.number);
+    return;
+  }
+  clearErrors($("round-form"));
+  const body = entry.roundBody();
+  const item = {
+    number: typing.number,
+    body,
+    etag,
+    before: typing.correcting ? roundKey(sheet.rounds[typing.number - 1]) : null,
+  };
+  await deliver(item, { typed: true });
+});
+
+function lockSave(locked) {
+  busy = locked;
+  $("save-round").disabled = locked;
+  $("round-form").setAttribute("aria-busy", String(locked));
+}
+
+/** A line by the save button, where the eye is after a tap: said, shown and focused. */
+function status(text) {
+  const line = $("entry-status");
+  line.textContent = text;
+  if (!text || $("entry").hidden) return;
+  line.focus({ preventScroll: true });
+  line.scrollIntoView({ block: "nearest" });
+}
+
+/**
+ * Send one round: PUT with the edit token and the ETag the round was typed against. A 412
+ * reads the sheet again: if the round itself is as it was, the round is sent again (another
+ * round changed, not this one); if another phone saved it, that is a conflict to choose.
+ */
+async function send(item) {
+  let ifMatch = item.etag;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      const answer = await api("PUT", `${sheetUrl}/rounds/${item.number}`, {
+        body: item.body,
+        headers: { Authorization: `Bearer ${token}`, "If-Match": ifMatch },
+      });
+      heard();
+      return { outcome: "saved", answer };
+    } catch (error) {
+      // No network, or a service that cannot store it now: nothing was stored, so it waits.
+      if (error.status === 0 || error.status === 503) {
+        if (error.status === 0) lost();
+        return { outcome: "waiting" };
+      }
+      heard();
+      if (error.status !== 412) return { outcome: "refused", error };
+      await load({ fresh: true });
+      if (roundKey(sheet.rounds[item.number - 1]) !== item.before) return { outcome: "conflict" };
+      ifMatch = etag;
+    }
+  }
+  return { outcome: "conflict" };
+}
+
+/** Send a round typed on this page (`typed`) or waiting in the outbox, and say what came of it. */
+async function deliver(item, { typed }) {
+  lockSave(true);
+  if (typed) status(say("saving"));
+  let result;
+  try {
+    result = await send(item);
+  } finally {
+    lockSave(false);
+  }
+  const number = item.number;
+  if (!typed) setOutbox(outbox().filter((each) => each.number !== number));
+  if (result.outcome === "saved") {
+    entry.dropDraft(matchId, number);
+    if (entry.entering()?.number === number) entry.finished();
+    accept(result.answer, { ours: true });
+    rememberMine(number);
+    notice("");
+    status(say(typed ? "saved" : "sent", { number }));
+    return true;
+  }
+  if (result.outcome === "waiting") {
+    setOutbox([...outbox().filter((each) => each.number !== number), item].sort((a, b) => a.number - b.number));
+    entry.dropDraft(matchId, number);
+    render();
+    status(say("queued", { number }));
+    return false;
+  }
+  // What was sent goes back into the form, to be chosen, fixed or sent again.
+  keep(`draft.${matchId}.${number}`, entry.draftOf(item.body, item.before !== null));
+  if (result.outcome === "conflict") {
+    entry.buildEntry(sheet, sheet.rounds[number - 1], sheet.rounds[number - 1].status === "played", matchId);
+    openConflict(number, item.body, item.before !== null);
+    return false;
+  }
+  const { error } = result;
+  const round = sheet.rounds[number - 1];
+  entry.buildEntry(sheet, round, item.before !== null && round.status === "played", matchId);
+  if (error.status === 422) entry.showProblems(entry.inWords(error.problem, item.body, number), number);
+  else status(say("problem_round_order", { number, detail: error.message }));
+  return false;
+}
+
+/** Send what waits in the outbox, oldest first, now that the API answers again. */
+async function sendWaiting() {
+  while (!busy && !conflict && !offline) {
+    const [item] = outbox();
+    if (!item) return;
+    const sent = await deliver(item, { typed: false });
+    if (!sent) return;
+  }
+}
+
+// --- two phones, one round ------------------------------------------------------------------------
+
+/** Show what the other phone saved for round `number` beside `mine`, and let the scorekeeper
+ * keep theirs or replace it with this phone's entry (sent as a correction). */
+function openConflict(number, mine, changed) {
+  conflict = number;
+  const theirs = sheet.rounds[number - 1];
+  keep(`draft.${matchId}.${number}`, entry.draftOf(mine, true, true));
+  entry.nowCorrecting(true);
+  entry.showConflict(
+    { theirs, mine, changed },
+    {
+      keepTheirs() {
+        conflict = null;
+        entry.hideConflict();
+        entry.dropDraft(matchId, number);
+        entry.finished();
+        rememberMine(number); // what stands now is what this phone agreed to
+        updateEntry();
+        status(say("kept_theirs", { number }));
+        notice("");
+      },
+      replace() {
+        conflict = null;
+        entry.hideConflict();
+        notice("");
+        $("round-form").requestSubmit();
+      },
+    },
+  );
 }
 
 // --- taking back the last round ------------------------------------------------------------------
@@ -188,340 +530,74 @@ function renderTakeBack() {
 }
 
 async function takeBack(number) {
-  await write("DELETE", `${sheetUrl}/rounds/${number}`, undefined, () => {
-    $("entry-status").textContent = say("taken_back", { number });
-  });
-}
-
-// --- entering a round -----------------------------------------------------------------------------
-
-const form = $("round-form");
-let entry = null; // {number, correcting, cards: {seat: [...]}}
-let dirty = false;
-
-function updateEntry(previous) {
-  if (!token) {
-    $("entry").hidden = true;
-    return;
-  }
-  if (dirty && entry) {
-    // What this phone typed stays; if another phone recorded the same round meanwhile,
-    // saving it now corrects that round, and the form says so.
-    if (previous) notice(say("changed_elsewhere", { changes: changes(previous, sheet) }));
-    const now = sheet.rounds[entry.number - 1];
-    if (!entry.correcting && now?.status === "played") labelEntry(now.number, true);
-    return;
-  }
-  const correcting =
-    entry?.correcting && sheet.rounds[entry.number - 1]?.status === "played" ? entry.number : null;
-  const round = correcting ? sheet.rounds[correcting - 1] : nextRound(sheet);
-  if (!round) {
-    entry = null;
-    $("entry").hidden = true;
-    return;
-  }
-  buildEntry(round, Boolean(correcting));
-}
-
-document.getElementById("score-table").addEventListener("click", (event) => {
-  const button = event.target.closest("[data-correct]");
-  if (!button) return;
-  dirty = false;
-  notice("");
-  buildEntry(sheet.rounds[Number(button.dataset.correct) - 1], true);
-  $("entry-title").focus();
-});
-
-$("cancel-correction").addEventListener("click", () => {
-  dirty = false;
-  entry = null;
-  updateEntry(null);
-  $("entry-title").focus();
-});
-
-function numberInput(id, field, label, value) {
-  return make("input", {
-    type: "number",
-    id,
-    min: 0,
-    inputmode: "numeric",
-    "data-field": field,
-    "aria-label": label,
-    value: value ?? "",
-  });
-}
-
-function resultRow(player, round, result) {
-  const seat = player.seat;
-  const rules = sheet.ruleset;
-  const points = numberInput(
-    `points-${seat}`,
-    `results.${seat}.points`,
-    say("points_of", { name: player.name }),
-    result && !result.went_out && !result.cards ? result.penalty : result?.cards ? result.penalty : "",
-  );
-  points.classList.add("points");
-  points.setAttribute("aria-describedby", `error-results-${seat} counted-${seat}`);
-  const count = make("button", {
-    type: "button",
-    class: "secondary count-button",
-    "data-count": seat,
-    "data-field": `results.${seat}.cards`,
-    "aria-label": say("count_cards_of", { name: player.name }),
-    text: say("cards"),
-  });
-  const row = make(
-    "div",
-    { class: "result-row", "data-seat": seat },
-    make(
-      "span",
-      { class: "who" },
-      player.name,
-      make("span", { class: "out-mark", hidden: true, text: say("went_out") }),
-    ),
-    make(
-      "div",
-      { class: "points-cell" },
-      make("span", {}, make("label", { for: points.id, text: say("points") }), points),
-      count,
-    ),
-  );
-  if (rules.buying) {
-    const buys = numberInput(
-      `buys-${seat}`,
-      `results.${seat}.buys`,
-      say("buys_of", { name: player.name }),
-      result?.buys,
-    );
-    if (rules.buy_limit !== null) buys.max = rules.buy_limit;
-    row.append(make("span", {}, make("label", { for: buys.id, text: say("buys") }), buys));
-  }
-  if (rules.cut_bonus && seat === round.cutter) {
-    const box = make("input", {
-      type: "checkbox",
-      id: `bonus-${seat}`,
-      "data-field": `results.${seat}.bonus`,
-      checked: Boolean(result?.bonus),
-    });
-    row.append(
-      make(
-        "div",
-        { class: "check bonus" },
-        box,
-        make("label", { for: box.id, text: say("bonus_of", { name: player.name, bonus: rules.cut_bonus }) }),
-      ),
-    );
-  }
-  row.append(
-    make("p", { class: "counted", id: `counted-${seat}`, hidden: true }),
-    make("p", {
-      class: "field-error",
-      "data-error-for": `results.${seat}`,
-      id: `error-results-${seat}`,
-      hidden: true,
-    }),
-  );
-  return row;
-}
-
-function labelEntry(number, correcting) {
-  entry.correcting = correcting;
-  $("entry-title").textContent = say(correcting ? "correct_round" : "enter_round", { number });
-  $("save-round").textContent = say(correcting ? "save_correction" : "record_round", { number });
-  $("cancel-correction").hidden = !correcting;
-}
-
-function buildEntry(round, correcting) {
-  const results = correcting ? round.results : null;
-  entry = { number: round.number, correcting, cards: {} };
-  $("entry").hidden = false;
-  labelEntry(round.number, correcting);
-  const out = results?.find((result) => result.went_out)?.seat;
-  const options = sheet.players.map((player) => {
-    const radio = make("input", {
-      type: "radio",
-      name: "out",
-      id: `out-${player.seat}`,
-      value: String(player.seat),
-      checked: out === player.seat,
-    });
-    return make("div", { class: "out-option" }, radio, make("label", { for: radio.id, text: player.name }));
-  });
-  const stock = make("input", {
-    type: "radio",
-    name: "out",
-    id: "out-stock",
-    value: "stock",
-    "data-field": "stock_ran_out",
-    checked: Boolean(correcting && round.stock_ran_out),
-  });
-  options.push(
-    make(
-      "div",
-      { class: "out-option stock" },
-      stock,
-      make("label", { for: "out-stock", text: say("stock_ran_out") }),
-    ),
-  );
-  $("out-options").replaceChildren(...options);
-  $("result-rows").replaceChildren(
-    ...sheet.players.map((player) =>
-      resultRow(
-        player,
-        round,
-        results?.find((item) => item.seat === player.seat),
-      ),
-    ),
-  );
-  for (const result of results || []) {
-    if (result.cards) setCards(result.seat, result.cards);
-  }
-  clearErrors(form);
-  showOut();
-}
-
-/** Which seat went out: "stock" when nobody did, null when not chosen yet. */
-function chosenOut() {
-  const radio = form.querySelector('input[name="out"]:checked');
-  if (!radio) return null;
-  return radio.value === "stock" ? "stock" : Number(radio.value);
-}
-
-function showOut() {
-  const out = chosenOut();
-  for (const row of form.querySelectorAll(".result-row")) {
-    const isOut = Number(row.dataset.seat) === out;
-    row.classList.toggle("is-out", isOut);
-    row.querySelector(".out-mark").hidden = !isOut;
-  }
-}
-
-function setCards(seat, cards) {
-  entry.cards[seat] = cards;
-  const points = cards.reduce((sum, card) => sum + cardPoints(sheet.ruleset.points, card), 0);
-  $(`points-${seat}`).value = String(points);
-  const counted = $(`counted-${seat}`);
-  const sum = say(cards.length === 1 ? "counted_one" : "counted", { count: cards.length, points });
-  counted.textContent = `${sum}: ${cards.join(" ")}`;
-  counted.hidden = false;
-}
-
-form.addEventListener("change", (event) => {
-  dirty = true;
-  if (event.target.name === "out") showOut();
-});
-form.addEventListener("input", (event) => {
-  dirty = true;
-  const match = /^points-(\d+)$/.exec(event.target.id);
-  if (match && entry) {
-    // Points typed by hand replace the cards counted.
-    delete entry.cards[match[1]];
-    $(`counted-${match[1]}`).hidden = true;
-  }
-});
-form.addEventListener("click", async (event) => {
-  const button = event.target.closest("[data-count]");
-  if (!button) return;
-  const seat = Number(button.dataset.count);
-  const cards = await pickCards({
-    name: nameOf(seat),
-    start: entry.cards[seat] || [],
-    points: sheet.ruleset.points,
-    table: tableFor(sheet),
-  });
-  if (cards !== null) {
-    dirty = true;
-    if (cards.length) setCards(seat, cards);
-    else {
-      delete entry.cards[seat];
-      $(`points-${seat}`).value = "";
-      $(`counted-${seat}`).hidden = true;
-    }
-  }
-  button.focus();
-});
-
-/** The body of PUT /rounds/{number}, from what was typed: the API judges it. */
-function roundBody() {
-  const out = chosenOut();
-  const results = sheet.players.map(({ seat }) => {
-    const result = { seat };
-    const typed = $(`points-${seat}`).value.trim();
-    if (out === seat) result.went_out = true;
-    else if (entry.cards[seat]) result.cards = entry.cards[seat];
-    else if (typed !== "") result.points = Number(typed);
-    const buys = $(`buys-${seat}`)?.value.trim();
-    if (buys) result.buys = Number(buys);
-    if ($(`bonus-${seat}`)?.checked) result.bonus = sheet.ruleset.cut_bonus;
-    return result;
-  });
-  return out === "stock" ? { results, stock_ran_out: true } : { results };
-}
-
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  if (!entry) return;
-  const number = entry.number;
-  clearErrors(form);
-  $("entry-status").textContent = say("saving");
-  await write("PUT", `${sheetUrl}/rounds/${number}`, roundBody(), () => {
-    $("entry-status").textContent = say("saved", { number });
-  });
-});
-
-/**
- * Send a write with the edit token and If-Match. On success the answer is the new sheet; on a
- * 412 the sheet is read again and what changed is shown, keeping the form as typed; any other
- * refusal is shown next to the field it names.
- */
-async function write(method, path, body, done) {
-  busy = true;
-  const keep = dirty;
+  if (busy) return;
+  lockSave(true);
   try {
-    const answer = await api(method, path, {
-      body,
+    const answer = await api("DELETE", `${sheetUrl}/rounds/${number}`, {
       headers: { Authorization: `Bearer ${token}`, "If-Match": etag },
     });
-    dirty = false;
-    entry = entry && !entry.correcting ? entry : null;
-    notice("");
-    accept(answer);
-    done();
-    $("entry-title").focus();
+    heard();
+    const mine = kept(MINE) || {};
+    delete mine[number];
+    keep(MINE, Object.keys(mine).length ? mine : null);
+    accept(answer, { ours: true });
+    status(say("taken_back", { number }));
   } catch (error) {
-    $("entry-status").textContent = "";
-    if (error.status === 412) {
+    if (error.status === 0) lost();
+    else if (error.status === 412) {
       const before = sheet;
-      // A round typed and refused stays as typed; a take-back had nothing typed to keep.
-      dirty = keep || method === "PUT";
       await load({ fresh: true });
-      notice(say("stale", { changes: changes(before, sheet) }));
+      notice(say("stale", { changes: changes(before) }));
       $("sheet-notice").focus();
-    } else {
-      const target = showErrors(form, error.problem || { detail: error.message });
-      if (!target || target.hidden) $("entry-status").textContent = say("refused", { detail: error.message });
-      target?.focus();
-    }
+    } else notice(error.message);
+    renderTakeBack();
   } finally {
-    busy = false;
+    lockSave(false);
   }
 }
 
-$("show-edit-qr").addEventListener("click", async () => {
-  const answer = await fetch("/qr", {
-    method: "POST",
-    headers: { "Content-Type": "text/plain" },
-    body: $("edit-link").value,
-  });
-  if (!answer.ok) return;
-  const drawing = new DOMParser().parseFromString(await answer.text(), "image/svg+xml").documentElement;
-  drawing.setAttribute("role", "img");
-  drawing.setAttribute("aria-label", say("edit_qr_label"));
-  $("edit-qr").replaceChildren(document.importNode(drawing, true));
+// --- the end of the match -------------------------------------------------------------------------
+
+/** A rematch: the same players in the same seats, the next dealer first, as a new sheet this
+ * phone can edit. One Idempotency-Key per sheet: a double tap, or a retry, starts one match. */
+$("rematch").addEventListener("click", async () => {
+  const button = $("rematch");
+  button.disabled = true;
+  $("rematch-status").textContent = say("rematch_starting");
+  const key = kept(`rematch.${matchId}`) || randomKey();
+  keep(`rematch.${matchId}`, key);
+  try {
+    const answer = await api("POST", "/v1/matches", {
+      body: rematchBody(sheet),
+      headers: { "Idempotency-Key": key },
+    });
+    const next = answer.body;
+    remember(next.id, { token: next.edit_token, ...summary(next) });
+    window.location.assign(`/m/${encodeURIComponent(next.id)}`);
+  } catch (error) {
+    $("rematch-status").textContent = say("rematch_failed", { detail: error.message });
+    $("rematch-status").focus();
+    button.disabled = false;
+  }
 });
 
-for (const id of ["view-link", "edit-link"])
-  $(id).addEventListener("focus", (event) => event.target.select());
 $("print-sheet").addEventListener("click", () => window.print());
 
-load().then(startPolling);
+// --- starting ----------------------------------------------------------------------------------------
+
+/** With no network at all, the copy this phone kept is shown, and says how old it is. */
+function showKeptCopy() {
+  const copy = kept(COPY);
+  if (sheet || !copy) return;
+  sheet = copy.sheet;
+  etag = copy.etag;
+  heardAt = copy.at;
+  render();
+  connection(say("offline_copy", { ago: agoText(copy.at) }));
+}
+
+load().then(() => {
+  if (!sheet && offline) showKeptCopy();
+  if (!missing) startPolling();
+});
+findNetworkAddress(root.dataset.network, matchId, () => sheet && showSharing(sheet, token));

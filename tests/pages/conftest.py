@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,11 +53,11 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def serving(folder: Path, *binds: str) -> Iterator[str]:
     """The service under gunicorn (two workers, as deployed) on a free loopback port, storing
-    sheets in an SQLite file of its own; answers its address."""
-    folder = tmp_path_factory.mktemp("pages-server")
+    sheets in an SQLite file of its own in ``folder``; answers its loopback address. ``binds``
+    are more addresses to listen on, at the same port (``{port}`` is filled in)."""
     port = _free_port()
     log = folder / "gunicorn.log"
     env = {
@@ -67,9 +68,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "WEB_CONCURRENCY": "2",
         "LOG_LEVEL": "info",
     }
+    # gunicorn's command line takes precedence over gunicorn.conf.py's bind.
+    extra = [f"--bind={bind.format(port=port)}" for bind in binds]
+    if extra:
+        extra.insert(0, f"--bind=127.0.0.1:{port}")
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "wsgi:app"],
+            [sys.executable, "-m", "gunicorn", "wsgi:app", *extra],
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -97,6 +102,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(5)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The service on a free loopback port, for a module's tests (:func:`serving`)."""
+    with serving(tmp_path_factory.mktemp("pages-server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

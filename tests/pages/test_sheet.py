@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from flask.testing import FlaskClient
 
-from tests.pages.conftest import Phone
+from api.pages import network
+from tests.pages.conftest import Phone, serving
 from tests.pages.test_table import check_accessibility, screenshots
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Dialog, ElementHandle, Page
+    from playwright.sync_api import Browser, Dialog, ElementHandle, Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -454,8 +456,73 @@ def test_a_sheet_opened_on_the_machine_itself_says_the_others_cannot_use_its_add
     assert page.get_attribute("#show-edit-qr", "aria-expanded") == "true"
     assert not [url for url in phone.requests if sheet["edit_token"] in url]
     page.tap("[data-copy='view-link']")
+    page.wait_for_function("() => document.getElementById('view-link-status').textContent !== ''")
     assert page.inner_text("#view-link-status") in (
         "The link is copied.",
         "The link is selected: copy it.",
     )
     check_accessibility(page, "sheet, sharing")
+
+
+# --- the machine's own address ------------------------------------------------------------------
+
+
+def test_the_network_addresses_are_told_to_the_machine_itself_only(client: FlaskClient) -> None:
+    answer = client.get("/network")
+    assert answer.status_code == 200
+    assert answer.headers["Cache-Control"] == "no-store"
+    origins = [address["origin"] for address in answer.get_json()["addresses"]]
+    assert origins == [f"http://{host}:80" for host in network.machine_addresses()]
+    # Through a proxy, from another machine, or asked for by another name: nothing.
+    assert client.get("/network", headers={"X-Forwarded-For": "198.51.100.7"}).status_code == 404
+    assert client.get("/network", environ_base={"REMOTE_ADDR": "192.0.2.77"}).status_code == 404
+    assert client.get("/network", base_url="http://rummy.example").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("localhost", True),
+        ("127.0.0.1", True),
+        ("127.1.2.3", True),
+        ("[::1]", True),
+        ("app.localhost", True),
+        ("192.168.1.20", False),
+        ("rummy.example", False),
+        ("", False),
+    ],
+)
+def test_which_addresses_are_the_machine_itself(host: str, loopback: bool) -> None:
+    assert network.is_loopback(host) is loopback
+
+
+def test_a_sheet_opened_on_the_machine_links_its_network_address(
+    browser: Browser, tmp_path: Path, output: Path
+) -> None:
+    lan = network.machine_addresses()
+    if not lan:
+        pytest.skip("this machine has no address but loopback")
+    with serving(tmp_path, f"{lan[0]}:{{port}}") as url:
+        port = url.rsplit(":", 1)[1]
+        sheet = new_sheet(url, ["Ann", "Bob", "Cleo"])
+        context = browser.new_context(viewport={"width": 360, "height": 780})
+        try:
+            page = context.new_page()
+            page.goto(f"{url}/m/{sheet['id']}#edit={sheet['edit_token']}")
+            notice = shown(page, "#local-host:not([hidden])")
+            assert "reach it at its address on your network" in notice.inner_text()
+            page.wait_for_function(
+                "() => document.getElementById('view-link').value.includes(':" + port + "')"
+            )
+            view = page.input_value("#view-link")
+            assert view == f"http://{lan[0]}:{port}/m/{sheet['id']}"
+            assert page.input_value("#edit-link").startswith(f"{view}#edit=")
+            check_accessibility(page, "sheet, opened on the machine itself")
+            screenshots(page, "sheet-local-host", output)
+            # Another phone opens that link, and is not told anything of the kind.
+            other = context.new_page()
+            other.goto(view)
+            other.wait_for_selector("#board:not([hidden])")
+            assert other.is_hidden("#local-host")
+        finally:
+            context.close()

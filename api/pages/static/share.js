@@ -89,8 +89,8 @@ if (typeof navigator.share === "function") {
 
 /**
  * On a page opened at this machine's own address, find its address on the network and use it
- * for the links; `network` is the service's /network. Answers once the links' origin is known;
- * `changed` is called when the reader chooses another address.
+ * for the links; `network` is the service's /network. `changed` is called whenever the links'
+ * origin changes (found, or chosen by the reader).
  */
 export async function findNetworkAddress(network, matchId, changed) {
   const host = window.location.hostname.includes(":") ? `[${window.location.hostname}]` : window.location.hostname;
@@ -118,6 +118,7 @@ export async function findNetworkAddress(network, matchId, changed) {
       changed();
     };
     field.hidden = reachable.length < 2;
+    changed();
   } else if (addresses.length) {
     text.textContent = say("local_closed", { host: window.location.host, address: addresses[0].origin });
     field.hidden = true;

@@ -167,6 +167,17 @@ def test_eight_players_totals_fit_a_phone_and_each_round_opens(
     page.tap(".round-row[data-round='2'] .round-toggle")
     assert page.is_hidden("#detail-2")
 
+    # Everything a finger taps on the sheet is at least 44 px each way.
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+            '#sheet button, #sheet a, #sheet select, #sheet input[type=number], #sheet input[type=text], #sheet label.out-option')]
+            .filter(e => e.getClientRects().length)
+            .map(e => [e.id || e.className || e.textContent, e.getBoundingClientRect()])
+            .filter(([, box]) => box.width < 44 || box.height < 44)
+            .map(([name, box]) => `${name}: ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+    )
+    assert small == []
+
     # A desktop shows the same, every total in sight.
     page.set_viewport_size({"width": 1280, "height": 800})
     right = page.eval_on_selector_all(

@@ -288,7 +288,8 @@ function detailRow(sheet, round, editable) {
   return make(
     "tr",
     { class: "detail", id: `detail-${round.number}`, hidden: !open.has(round.number) },
-    make("td", { colspan: sheet.players.length + 2 }, box),
+    // The contract's column is there only in print, where the details are not.
+    make("td", { colspan: sheet.players.length + 1 }, box),
   );
 }
 

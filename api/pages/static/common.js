@@ -203,11 +203,15 @@ export function rememberedSheets() {
   return sheets.sort((a, b) => String(b.seen || "").localeCompare(String(a.seen || "")));
 }
 
-/** A random key for Idempotency-Key: crypto.randomUUID needs a secure context, which a home
- * network's http:// address is not, and getRandomValues does not. */
+/** A random key for Idempotency-Key: a random UUID (version 4, 122 random bits), the shape the
+ * API asks for. crypto.randomUUID needs a secure context, which a home network's http://
+ * address is not, and getRandomValues does not. */
 export function randomKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8] & 0x3f) | 0x80; // the RFC 4122 variant
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 // --- words the pages share ------------------------------------------------------------------------

@@ -427,6 +427,20 @@ def test_my_matches_a_new_match_with_the_same_table_and_forgetting(
     again = start_and_read(page, server)
     assert [player["name"] for player in again["players"]] == [UNBROKEN, "Eve", FAMILY]
     assert again["first_dealer"] == 2 and again["ruleset"]["options"] == {}
+
+    # The sheet page's rematch (its end screen) sends the same body for an API sheet.
+    rematch = "async (sheet) => (await import('/assets/common.js')).rematchBody(sheet)"
+    assert page.evaluate(rematch, api(server, "GET", f"/v1/matches/{friday['id']}")) == {
+        "ruleset": {"base": "liverpool", "options": {"buy_limit": 2}},
+        "players": ["Ann", "Bob", "Cleo", "Dan"],
+        "first_dealer": 0,
+        "title": "Friday",
+    }
+    assert page.evaluate(rematch, api(server, "GET", f"/v1/matches/{pagat['id']}")) == {
+        "ruleset": "contract-rummy",
+        "players": [UNBROKEN, "Eve", FAMILY],
+        "first_dealer": 2,
+    }
     assert phone.problems == [] and phone.foreign_requests() == []
 
 

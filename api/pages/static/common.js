@@ -188,7 +188,12 @@ export function summary(sheet) {
   const first = (sheet.rounds || [])[0];
   return {
     title: sheet.title ?? null,
-    ruleset: { id: ruleset.id, name: ruleset.name, base: ruleset.base ?? null, options: ruleset.options || {} },
+    ruleset: {
+      id: ruleset.id,
+      name: ruleset.name,
+      base: ruleset.base ?? null,
+      options: ruleset.options || {},
+    },
     players: sheet.players.map((player) => player.name),
     firstDealer: first ? first.dealer : (sheet.first_dealer ?? 0),
     status: sheet.status,

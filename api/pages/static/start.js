@@ -237,16 +237,23 @@ function showChosen() {
   const radio = chosenRuleset();
   const choice = radio.closest(".ruleset-choice");
   $("chosen-name").textContent = rulesetName(radio);
-  $("chosen-facts").textContent = choice.querySelector(".ruleset-facts").textContent.replace(/\s+/g, " ").trim();
+  $("chosen-facts").textContent = choice
+    .querySelector(".ruleset-facts")
+    .textContent.replace(/\s+/g, " ")
+    .trim();
   const rules = [];
-  if (buyLimit.value.trim() !== "" && !$("buy-limit-field").hidden) rules.push(`${labelText("buy-limit")}: ${buyLimit.value.trim()}`);
+  if (buyLimit.value.trim() !== "" && !$("buy-limit-field").hidden)
+    rules.push(`${labelText("buy-limit")}: ${buyLimit.value.trim()}`);
   for (const id of OPTION_BOXES) if ($(id).checked) rules.push(labelText(id));
   const house = $("chosen-house");
   const parts = [say("house_rules"), " ", rules.join("; ")];
   if (Object.keys(keptOptions).length) {
     // What the form cannot show, the rules page says in words.
     const query = new URLSearchParams({ options: JSON.stringify(options()) });
-    const rulesLink = make("a", { href: `/rulesets/${encodeURIComponent(radio.value)}?${query}`, text: say("more_house_rules") });
+    const rulesLink = make("a", {
+      href: `/rulesets/${encodeURIComponent(radio.value)}?${query}`,
+      text: say("more_house_rules"),
+    });
     parts.push(rules.length ? "; " : "", rulesLink);
   }
   house.replaceChildren(...parts);
@@ -322,7 +329,8 @@ function localProblems() {
     const name = cleaned(nameInput(row).value);
     const field = nameInput(row).dataset.field;
     const player = labelOf(row);
-    if (length(name) > NAME_MOST) problems.push({ field, message: say("name_too_long", { player, most: NAME_MOST }) });
+    if (length(name) > NAME_MOST)
+      problems.push({ field, message: say("name_too_long", { player, most: NAME_MOST }) });
     const first = seen.get(folded(name));
     if (first) {
       const other = say("unnamed", { number: rows().indexOf(first) + 1 });
@@ -354,8 +362,15 @@ function nameRefusal(row, message, sent) {
   if (length(name) > NAME_MOST) return say("name_too_long", { player, most: NAME_MOST });
   // The API folds case fully ("Straße" is "STRASSE"); upper then lower case comes close.
   const fullFold = (text) => cleaned(text).toUpperCase().toLowerCase();
-  const earlier = sent.slice(0, sent.indexOf(row)).find((other) => fullFold(nameInput(other).value) === fullFold(name));
-  if (earlier) return say("name_taken", { player, name, other: say("unnamed", { number: rows().indexOf(earlier) + 1 }) });
+  const earlier = sent
+    .slice(0, sent.indexOf(row))
+    .find((other) => fullFold(nameInput(other).value) === fullFold(name));
+  if (earlier)
+    return say("name_taken", {
+      player,
+      name,
+      other: say("unnamed", { number: rows().indexOf(earlier) + 1 }),
+    });
   const characters = refusedCharacters(message);
   if (characters) return say("name_characters", { player, characters });
   return say("field_message", { field: player, message });
@@ -377,18 +392,24 @@ function inPageWords(error, sent) {
       const key = count < low ? "too_few_players" : "too_many_players";
       return { field, message: say(key, { ruleset: name, min: low, max: high }) };
     }
-    return { field, message: say("field_message", { field: form.querySelector(".players legend").textContent, message }) };
+    return {
+      field,
+      message: say("field_message", { field: form.querySelector(".players legend").textContent, message }),
+    };
   }
   if (field === "title") {
     const characters = refusedCharacters(message);
     if (characters) return { field, message: say("title_characters", { characters }) };
-    if (length(cleaned(titleInput.value)) > TITLE_MOST) return { field, message: say("title_too_long", { most: TITLE_MOST }) };
+    if (length(cleaned(titleInput.value)) > TITLE_MOST)
+      return { field, message: say("title_too_long", { most: TITLE_MOST }) };
   }
   // Any other field: the API's message (in the page's language), after the field's own label.
   const control = [...form.querySelectorAll("[data-field]")].find(
     (each) => field === each.dataset.field || field.startsWith(`${each.dataset.field}.`),
   );
-  const label = control?.labels?.[0]?.textContent.replace(/\s+/g, " ").trim() || (field.startsWith("ruleset") ? $("chosen-title").textContent : "");
+  const label =
+    control?.labels?.[0]?.textContent.replace(/\s+/g, " ").trim() ||
+    (field.startsWith("ruleset") ? $("chosen-title").textContent : "");
   return { field, message: label ? say("field_message", { field: label, message }) : message };
 }
 
@@ -408,7 +429,11 @@ function showProblems(problems) {
     target = target || (few ? (empty ? nameInput(empty) : $("add-player")) : nameInput(seated().at(-1)));
   }
   // A refusal inside the closed list of rulesets opens it.
-  if (rulesetList.hidden && [...rulesetList.querySelectorAll("[data-error-for]")].some((slot) => !slot.hidden)) openList(true);
+  if (
+    rulesetList.hidden &&
+    [...rulesetList.querySelectorAll("[data-error-for]")].some((slot) => !slot.hidden)
+  )
+    openList(true);
   target?.focus();
 }
 
@@ -452,7 +477,10 @@ form.addEventListener("submit", async (event) => {
   } catch (error) {
     status.textContent = "";
     const problem = error.problem || { detail: String(error) };
-    const errors = problem.errors && problem.errors.length ? problem.errors : [{ field: "", message: problem.detail || problem.title }];
+    const errors =
+      problem.errors && problem.errors.length
+        ? problem.errors
+        : [{ field: "", message: problem.detail || problem.title }];
     showProblems(errors.map((each) => inPageWords(each, seats)));
     startButton.disabled = false;
   }
@@ -481,7 +509,9 @@ function matchName(facts) {
 
 function matchDate(facts) {
   const when = new Date(facts.created || facts.seen || "");
-  return Number.isNaN(when.getTime()) ? null : make("time", { datetime: when.toISOString(), text: dates.format(when) });
+  return Number.isNaN(when.getTime())
+    ? null
+    : make("time", { datetime: when.toISOString(), text: dates.format(when) });
 }
 
 function matchItem(facts) {
@@ -512,7 +542,13 @@ function matchItem(facts) {
     players ? make("p", { class: "match-players", text: players }) : null,
     make("p", { class: "meta" }, meta.join(" · "), date ? " · " : null, date),
     facts.players?.length
-      ? make("button", { type: "button", class: "secondary again", "data-again": facts.id, "aria-describedby": nameId, text: say("again") })
+      ? make("button", {
+          type: "button",
+          class: "secondary again",
+          "data-again": facts.id,
+          "aria-describedby": nameId,
+          text: say("again"),
+        })
       : null,
   );
 }
@@ -569,14 +605,26 @@ $("earlier-list").addEventListener("click", (event) => {
     forget(id);
     if (!facts) return showEarlier();
     const noteId = `forgotten-${id}`;
-    const note = make("span", { id: noteId, role: "status", text: say("forgotten", { match: matchName(facts) }) });
-    const undo = make("button", { type: "button", class: "secondary", "data-undo": id, "aria-describedby": noteId, text: say("undo") });
+    const note = make("span", {
+      id: noteId,
+      role: "status",
+      text: say("forgotten", { match: matchName(facts) }),
+    });
+    const undo = make("button", {
+      type: "button",
+      class: "secondary",
+      "data-undo": id,
+      "aria-describedby": noteId,
+      text: say("undo"),
+    });
     const gone = make("li", { class: "forgotten" }, note, " ", undo);
     undo.addEventListener("click", () => {
       remember(id, facts);
       gone.remove();
       showEarlier();
-      $("earlier-list").querySelector(`[data-forget="${CSS.escape(id)}"]`)?.focus();
+      $("earlier-list")
+        .querySelector(`[data-forget="${CSS.escape(id)}"]`)
+        ?.focus();
     });
     item.replaceWith(gone);
     showEarlier();

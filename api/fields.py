@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 import marshmallow as ma
+import regex
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 from marshmallow import fields, validate
@@ -316,6 +317,31 @@ def _nest(field: str | None, message: str) -> Any:
 #: marks) and surrogate (Cs) characters. A lone surrogate cannot even be encoded as UTF-8, so
 #: a sheet holding one could never be written out again (its spreadsheet would fail).
 FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+#: The two format characters an emoji is written with, where they are part of one: a zero-width
+#: joiner (U+200D) that joins two pictographs into one symbol (a family: man, joiner, woman,
+#: joiner, girl; the rainbow flag), by Unicode's own rule for where a joiner holds a symbol
+#: together (UAX #29, GB11: a pictograph, its modifiers and marks, the joiner, a pictograph);
+#: and the tag characters of a subdivision flag (Scotland's: the black flag U+1F3F4, the tags
+#: "gbsct", the cancel tag U+E007F; UTS #51). Anywhere else they hide text, so they stay refused.
+#: The ``regex`` package knows Unicode's emoji properties (Python's unicodedata does not) and
+#: follows each Unicode version, so a new pictograph needs no table of ours.
+_EMOJI_JOINER = regex.compile(
+    r"(?<=\p{Extended_Pictographic}[\p{Grapheme_Extend}\p{Emoji_Modifier}]*)\u200d"
+    r"(?=\p{Extended_Pictographic})"
+)
+_FLAG_TAGS = regex.compile(r"(?<=\U0001F3F4)[\U000E0020-\U000E007E]+\U000E007F")
+
+
+def _in_emoji(text: str) -> set[int]:
+    """Where ``text`` holds a format character as part of an emoji (by index)."""
+    return {
+        index
+        for pattern in (_EMOJI_JOINER, _FLAG_TAGS)
+        for found in pattern.finditer(text)
+        for index in range(found.start(), found.end())
+    }
+
+
 #: The spaces ``str.strip`` trims that are not already forbidden control characters.
 _TRIMMED = "".join(
     chr(c)
@@ -341,8 +367,11 @@ def _ranges(codes: list[int]) -> str:
 #: surrogates: refused too, but a pattern cannot name them the same way for Python (code
 #: points) and ECMAScript (UTF-16 units), and test generators misread such a class. The few
 #: forbidden characters outside the BMP (musical and tag format characters) are refused as well,
-#: though a pattern written for both languages cannot name them.
-_FORBIDDEN = _ranges([c for c in range(0x10000) if unicodedata.category(chr(c)) in {"Cc", "Cf"}])
+#: though a pattern written for both languages cannot name them; and so is the zero-width joiner
+#: outside an emoji, which the class lets through because no class can say where it stands.
+_FORBIDDEN = _ranges(
+    [c for c in range(0x10000) if unicodedata.category(chr(c)) in {"Cc", "Cf"} and c != 0x200D]
+)
 _SPACES = _ranges([ord(c) for c in _TRIMMED])
 #: A name or title as JSON Schema states it: no forbidden character, and one that is not a space.
 TEXT_PATTERN = f"^[^{_FORBIDDEN}]*[^{_FORBIDDEN}{_SPACES}][^{_FORBIDDEN}]*$"
@@ -353,7 +382,8 @@ OPTIONAL_TEXT_PATTERN = f"^[^{_FORBIDDEN}]*$"
 class PlainText(String):
     """Text a person typed (a player's name, a sheet's title), loaded trimmed and in Unicode
     NFC: at most ``max_length`` characters as sent and once normalised, at least
-    ``min_length`` once trimmed, and none of :data:`FORBIDDEN_CATEGORIES`.
+    ``min_length`` once trimmed, and none of :data:`FORBIDDEN_CATEGORIES` but the joiners
+    and tags of an emoji (:data:`_EMOJI_JOINER`, :data:`_FLAG_TAGS`).
 
     Normalised so that a name typed on two phones (one composing é, one not) is one name.
     """
@@ -377,8 +407,13 @@ class PlainText(String):
         too_long = ma.ValidationError(refusal(N_("at most {max} characters"), max=self.max_length))
         if len(text) > self.max_length:
             raise too_long
-        for character in text:
+        emoji: set[int] | None = None
+        for index, character in enumerate(text):
             if unicodedata.category(character) in FORBIDDEN_CATEGORIES:
+                if emoji is None:
+                    emoji = _in_emoji(text)
+                if index in emoji:
+                    continue
                 raise ma.ValidationError(
                     refusal(
                         N_("U+{code:04X} {character} cannot be part of a name or title"),

@@ -24,6 +24,7 @@ from rules import PRESETS, Contract, Ruleset
 
 from .. import i18n
 from ..extensions import database
+from ..schemas.sheets import MAX_NAME, MAX_TITLE
 from ..storage import StorageUnavailable, sheets
 from . import network
 from .assets import PagesBlueprint
@@ -165,6 +166,10 @@ def start() -> Response:
         tables_text=tables_text,
         hand_size=HAND_SIZE_THROUGHOUT,
         run_wilds_per_cards=RUN_WILDS_PER_CARDS,
+        # The API's limits, checked on the page before anything is sent (in characters, as the
+        # API counts them: an input's maxlength counts UTF-16 units, two for most emoji).
+        name_most=MAX_NAME,
+        title_most=MAX_TITLE,
     )
 
 

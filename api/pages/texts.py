@@ -77,25 +77,50 @@ def _copy_texts() -> dict[str, str]:
 
 
 def _sheet_list_texts() -> dict[str, str]:
-    """The start page's players and its list of sheets, and a sheet's state."""
+    """The start page's "my matches": each match kept on this device, its state, and what the
+    table may do with it."""
     return {
-        "player_number": _("Player {number}"),
         "in_progress": _("in progress"),
         "finished": _("finished"),
         "rounds_played": _("{played} of {count} rounds played"),
-        "opened": _("opened {date}"),
+        "again": _("New match with these players"),
+        "again_ready": _("Same players, same seats, same ruleset: {dealer} deals the first round."),
+        "forget": _("Forget"),
+        "forget_label": _("Forget {match} on this device"),
+        "forgotten": _("{match} is forgotten on this device."),
+        "undo": _("Undo"),
+        "all_matches": _("Show all {count} matches"),
+        "fewer_matches": _("Show fewer matches"),
     }
 
 
 def _start_page_texts() -> dict[str, str]:
-    """The start page: the players' list and starting the match."""
+    """The start page: the players' list, the ruleset, starting the match, and every message
+    before or after asking the API, each naming the player or the field as the page labels it."""
     return {
+        "player_number": _("Player {number}"),
         "move_up": _("Move {name} up"),
         "move_down": _("Move {name} down"),
         "remove": _("Remove {name}"),
         "unnamed": _("player {number}"),
+        "players_range": _("{ruleset} is for {min} to {max} players."),
+        "change_ruleset": _("Change the ruleset"),
+        "keep_ruleset": _("Keep this ruleset"),
+        "house_rules": _("House rules:"),
+        "more_house_rules": _("more house rules of the earlier match"),
         "starting": _("Starting the match…"),
-        "players_range": _("This ruleset is for {min} to {max} players."),
+        "too_few_players": _("{ruleset} is for {min} to {max} players: name at least {min}."),
+        "too_many_players": _("{ruleset} is for {min} to {max} players: name at most {max}."),
+        "name_too_long": _("{player}: a name has at most {most} characters."),
+        "name_taken": _("{player}: “{name}” is already the name of {other}."),
+        "name_characters": _(
+            "{player}: a name cannot hold control or formatting characters ({characters})."
+        ),
+        "title_too_long": _("The title has at most {most} characters."),
+        "title_characters": _(
+            "The title cannot hold control or formatting characters ({characters})."
+        ),
+        "field_message": _("{field}: {message}"),
     }
 
 

@@ -54,7 +54,11 @@ class MatchCreateSchema(RequestSchema):
             max_length=MAX_NAME,
             metadata={
                 "description": "A player's name: trimmed and stored in Unicode NFC, 1-40"
-                " characters, with no control, format or surrogate characters."
+                " characters, with no control, format or surrogate characters, except the"
+                " zero-width joiner between two pictographs of an emoji (a family) and the tags"
+                " of a subdivision flag (U+1F3F4, tags, U+E007F). The pattern states the format"
+                " characters of the Basic Multilingual Plane but the joiner, which only its"
+                " place allows."
             },
         ),
         required=True,

@@ -10,11 +10,19 @@ def _key(name: str) -> str:
     return unicodedata.normalize("NFC", name.strip()).casefold()
 
 
+def _told_by_the_pattern(character: str) -> bool:
+    """Whether the document's pattern, written for Python and ECMAScript alike, says where
+    ``character`` may stand (docs/api.md, Names): not a format character outside the BMP (tags,
+    musical controls), nor the zero-width joiner, which only an emoji around it allows."""
+    if character == "\u200d":
+        return False
+    return ord(character) < 0x10000 or unicodedata.category(character) != "Cf"
+
+
 def _named_by_the_pattern(name: str) -> str:
-    """The name less the few format characters outside the BMP (tags, musical controls): the
-    service refuses them, but the document's pattern, written for Python and ECMAScript alike,
-    cannot name them (docs/api.md, Names). Left in, a positive case would be rightly refused."""
-    kept = "".join(c for c in name if ord(c) < 0x10000 or unicodedata.category(c) != "Cf")
+    """The name less the characters the pattern lets through but the service refuses where they
+    stand (above). Left in, a positive case would be rightly refused."""
+    kept = "".join(c for c in name if _told_by_the_pattern(c))
     return kept if kept.strip() else "P"
 
 
@@ -39,6 +47,4 @@ def plain_title(body: dict[str, object]) -> None:
     """A sheet's title, if any, less the format characters the pattern cannot name (above)."""
     title = body.get("title")
     if isinstance(title, str):
-        body["title"] = "".join(
-            c for c in title if ord(c) < 0x10000 or unicodedata.category(c) != "Cf"
-        )
+        body["title"] = "".join(c for c in title if _told_by_the_pattern(c))

@@ -640,6 +640,72 @@ def test_a_name_that_cannot_be_told_is_refused(backend_client: FlaskClient, name
     assert fields(answer) == ["players.1"]
 
 
+#: Emoji as phones write them, format characters and all (docs/api.md, Names).
+EMOJI_NAMES = {
+    "a family": "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+    "a family of four, in a name": "Die \U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466 Smiths",
+    "a flag": "\U0001f1f3\U0001f1f4 Bj\u00f8rn",
+    "Scotland's flag": "Ewan \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+    "the rainbow flag": "\U0001f3f3\ufe0f\u200d\U0001f308",
+    "skin tones joined": "\U0001f9d1\U0001f3fd\u200d\U0001f91d\u200d\U0001f9d1\U0001f3fb",
+    "a skin tone": "\U0001f44d\U0001f3fd Kim",
+    "a keycap": "1\ufe0f\u20e3 Ann",
+    "a heart on fire": "\u2764\ufe0f\u200d\U0001f525",
+}
+
+
+@pytest.mark.parametrize("name", EMOJI_NAMES.values(), ids=EMOJI_NAMES.keys())
+def test_a_name_may_be_written_with_emoji(backend_client: FlaskClient, name: str) -> None:
+    sheet = create(backend_client, players=["Bob", name, "Cleo"], title=f"{name} night").get_json()
+    assert sheet["players"][1]["name"] == name
+    assert sheet["title"] == f"{name} night"
+    read = backend_client.get(f"/v1/matches/{sheet['id']}").get_json()
+    assert read["players"][1]["name"] == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ann\u200dBob",  # a joiner between letters
+        "\u200d\U0001f468",  # a joiner with no pictograph before it
+        "\U0001f468\u200d",  # ... or after it
+        "\U0001f468\u200d Ann",  # ... a space is not a pictograph
+        "\U0001f468\u200d\u200d\U0001f469",  # two joiners
+        "\U0001f468\u202e\u200d\U0001f469",  # a direction override inside an emoji
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073",  # tags with no cancel tag
+        "\U0001f3f3\U000e0067\U000e0062\U000e007f",  # tags after another flag
+        "Ann\U000e0067\U000e007f",  # tags after a letter
+        "\U0001f3f4\U000e007f",  # a cancel tag alone
+        "\U0001f468\u200b\U0001f469",  # a zero-width space is no joiner
+    ],
+)
+def test_a_joiner_or_a_tag_outside_an_emoji_is_refused(
+    backend_client: FlaskClient, name: str
+) -> None:
+    answer = backend_client.post(
+        "/v1/matches", json={"ruleset": "liverpool", "players": ["Bob", name, "Cleo"]}
+    )
+    assert answer.status_code == 422 and answer.mimetype == PROBLEM
+    assert fields(answer) == ["players.1"]
+    assert "cannot be part of a name" in answer.get_json()["errors"][0]["message"]
+
+
+def test_emoji_names_are_told_apart_as_any_name(backend_client: FlaskClient) -> None:
+    """The same family twice is one name; an emoji beside a name makes another name."""
+    family = EMOJI_NAMES["a family"]
+    answer = backend_client.post(
+        "/v1/matches", json={"ruleset": "liverpool", "players": [family, "Bob", f" {family} "]}
+    )
+    assert answer.status_code == 422 and fields(answer) == ["players.2"]
+    sheet = create(backend_client, players=[f"ann {family}", "Bob", "Ann \U0001f1f3\U0001f1f4"])
+    assert sheet.status_code == 201
+    answer = backend_client.post(
+        "/v1/matches",
+        json={"ruleset": "liverpool", "players": [f"ANN {family}", "Bob", f"ann {family}"]},
+    )
+    assert answer.status_code == 422 and fields(answer) == ["players.2"]
+
+
 def test_a_lone_surrogate_never_reaches_storage(
     backend_client: FlaskClient, backend_app: Flask
 ) -> None:

@@ -81,17 +81,20 @@ def start_match(page: Page, server: str) -> str:
     names = page.eval_on_selector_all(".player-name", "inputs => inputs.map(i => i.value)")
     assert names == NAMES
     page.select_option("#first-dealer", "0")
-    # Mistakes are refused by the API next to the fields it names: a fourth name left empty,
-    # a buy limit of none at all.
-    page.fill("#player-3", "")
-    page.fill("#buy-limit", "0")
+    # Mistakes are refused next to the fields they concern: a fourth name that is the first's
+    # (by the page, before anything is sent), then a buy limit of none at all (by the API).
+    page.fill("#player-3", "ANN")
     page.click("#start-button")
     page.wait_for_selector("#error-players-3:not([hidden])")
     assert page.get_attribute("#player-3", "aria-invalid") == "true"
+    assert "already the name of player 1" in page.inner_text("#error-players-3")
+    page.fill("#player-3", "Dan")
+    page.fill("#buy-limit", "0")
+    page.click("#start-button")
+    page.wait_for_selector("#error-ruleset-options-buy_limit:not([hidden])")
     assert "equal to 20" in page.inner_text("#error-ruleset-options-buy_limit")
     assert page.input_value("#player-2") == "Cleo"
     check_accessibility(page, "start page, refused")
-    page.fill("#player-3", "Dan")
     page.fill("#buy-limit", "")
     # A double tap sends the form twice; the Idempotency-Key makes it one sheet.
     with page.expect_navigation(url=re.compile(r"/m/[\w-]+$")):

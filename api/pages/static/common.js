@@ -178,14 +178,38 @@ export function remember(id, facts) {
   write(PREFIX + id, { ...remembered(id), ...facts, id });
 }
 
-/** A summary of the sheet for the start page's list. */
+/** Forget a sheet on this device: its summary and its edit token (the sheet itself stays). */
+export function forget(id) {
+  try {
+    localStorage.removeItem(PREFIX + id);
+  } catch (error) {
+    // A disabled storage kept nothing to forget.
+  }
+}
+
+/**
+ * A summary of an API sheet for the start page's "my matches": enough to list it and to start
+ * the next match of the same table (players in their seats, the ruleset with its house options,
+ * who dealt round 1). Summaries written before some of these fields existed lack them, and
+ * the start page reads them as they are (`ruleset` was the ruleset's name alone).
+ */
 export function summary(sheet) {
+  const ruleset = sheet.ruleset || {};
+  const first = (sheet.rounds || [])[0];
   return {
-    ruleset: sheet.ruleset.name,
+    title: sheet.title ?? null,
+    ruleset: {
+      id: ruleset.id,
+      name: ruleset.name,
+      base: ruleset.base ?? null,
+      options: ruleset.options || {},
+    },
     players: sheet.players.map((player) => player.name),
+    firstDealer: first ? first.dealer : (sheet.first_dealer ?? 0),
     status: sheet.status,
     played: sheet.rounds.filter((round) => round.status === "played").length,
     rounds: sheet.rounds.length,
+    created: sheet.created_at ?? null,
     seen: new Date().toISOString(),
   };
 }
@@ -193,14 +217,61 @@ export function summary(sheet) {
 /** Every sheet this device opened, the most recently seen first. */
 export function rememberedSheets() {
   const sheets = [];
-  for (let index = 0; index < localStorage.length; index += 1) {
-    const key = localStorage.key(index);
-    if (key && key.startsWith(PREFIX)) {
-      const facts = read(key);
-      if (facts && facts.id) sheets.push(facts);
+  try {
+    for (let index = 0; index < localStorage.length; index += 1) {
+      const key = localStorage.key(index);
+      if (key && key.startsWith(PREFIX)) {
+        const facts = read(key);
+        if (facts && facts.id) sheets.push(facts);
+      }
     }
+  } catch (error) {
+    // A disabled storage remembers no sheet.
   }
   return sheets.sort((a, b) => String(b.seen || "").localeCompare(String(a.seen || "")));
+}
+
+const LAST_RULESET = "rummy-referee.last-ruleset";
+
+/** The ruleset this device last started a match with, `{id, options}`, or null. */
+export function lastRuleset() {
+  const last = read(LAST_RULESET);
+  return last && typeof last.id === "string" ? { id: last.id, options: last.options || {} } : null;
+}
+
+export function rememberRuleset(id, options = {}) {
+  write(LAST_RULESET, { id, options });
+}
+
+/** A ruleset as POST /v1/matches takes it: a preset's id, or `{base, options}` with house options. */
+export function rulesetRequest(id, options = {}) {
+  return Object.keys(options).length ? { base: id, options } : id;
+}
+
+/** Who deals round 1 of the next match of a table: the seat after the one who dealt it last time. */
+export function nextDealer(firstDealer, players) {
+  return players > 0 ? (Number(firstDealer || 0) + 1) % players : 0;
+}
+
+/**
+ * The body of `POST /v1/matches` for a rematch of a sheet: the same players in the same seats,
+ * the same ruleset (the preset's id, or `{base, options}` for a house ruleset), the same title,
+ * and the next first dealer (the seat after the one who dealt round 1).
+ *
+ * @param {object} sheet a sheet as the API answers it (`GET /v1/matches/{id}`).
+ * @returns {{ruleset: (string|{base: string, options: object}), players: string[],
+ *   first_dealer: number, title?: string}} the body to send, with a new Idempotency-Key.
+ */
+export function rematchBody(sheet) {
+  const players = sheet.players.map((player) => player.name);
+  const first = (sheet.rounds || [])[0];
+  const body = {
+    ruleset: rulesetRequest(sheet.ruleset.id, sheet.ruleset.options || {}),
+    players,
+    first_dealer: nextDealer(first ? first.dealer : sheet.first_dealer, players.length),
+  };
+  if (sheet.title) body.title = sheet.title;
+  return body;
 }
 
 /** A random key for Idempotency-Key: a random UUID (version 4, 122 random bits), the shape the
@@ -289,21 +360,4 @@ export function keep(name, value) {
       // Nothing was kept, then.
     }
   } else write(KEPT + name, value);
-}
-
-/**
- * The body of POST /v1/matches for a rematch of `sheet` (as the API answers it): the same
- * players in the same seats, the same ruleset (a preset's id, or its base and house options),
- * the same title, and the next player dealing first.
- */
-export function rematchBody(sheet) {
-  const own = sheet.ruleset;
-  const options = own.options || {};
-  const dealer = sheet.rounds[0]?.dealer ?? sheet.first_dealer ?? 0;
-  return {
-    ruleset: Object.keys(options).length ? { base: own.base || own.id, options } : own.id,
-    players: sheet.players.map((player) => player.name),
-    first_dealer: (dealer + 1) % sheet.players.length,
-    ...(sheet.title ? { title: sheet.title } : {}),
-  };
 }

@@ -255,6 +255,7 @@ def test_a_draft_survives_a_reload_and_leaving_asks_first(phone: Phone, server: 
     for card in ("AS", "KH", "JK"):
         page.tap(f"#picker [data-card='{card}']")
     page.tap("#picker button[value=use]")
+    page.wait_for_function("() => !document.getElementById('counted-1').hidden")
     assert page.inner_text("#counted-1") == "3 cards: 40 points: A♠ K♥ Joker"
     page.reload()
     page.wait_for_selector("#entry:not([hidden])")

@@ -455,7 +455,7 @@ def test_emoji_names_from_the_page_to_the_sheet(phones: Callable[..., Phone], se
     sheet = start_and_read(page, server)
     assert [player["name"] for player in sheet["players"]] == players
     page.wait_for_selector("#entry:not([hidden])")
-    assert FAMILY in page.inner_text("#sheet-players")
+    assert FAMILY in page.inner_text("#board-list")
     page.goto(server + "/")
     entry = page.wait_for_selector("#earlier-list .match-players")
     assert entry is not None and entry.inner_text() == ", ".join(players)

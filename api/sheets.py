@@ -138,11 +138,25 @@ CSV_HEADINGS = {
 #: What makes a spreadsheet read a cell as a formula (or hide its start): the ASCII triggers and
 #: their full-width forms, which some spreadsheets read as the ASCII ones.
 FORMULA_TRIGGERS = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+#: Where a cell can begin, whatever the spreadsheet splits on: the start of the text, and the
+#: place after every ``,`` and ``;`` (German, Dutch, Italian and Norwegian spreadsheets split
+#: CSV on ``;``, and a text unquoted for ``,`` is split there) — when a formula's trigger
+#: follows, after any spaces.
+_FORMULA_START = re.compile(
+    "(?:^|(?<=[,;]))(?= *[" + re.escape("".join(sorted(FORMULA_TRIGGERS))) + "])"
+)
 
 
 def _cell(text: str) -> str:
-    """A text as a spreadsheet cell: never read as a formula (CSV injection, OWASP's advice)."""
-    return "'" + text if text[:1] in FORMULA_TRIGGERS else text
+    """A text as a spreadsheet cell: never read as a formula, in any locale (CSV injection,
+    OWASP's advice): a ``'`` before every place a cell could begin with a formula's trigger.
+
+    >>> _cell("x;=cmd|' /C calc'!A0;y")
+    "x;'=cmd|' /C calc'!A0;y"
+    >>> _cell("Ann, Bob")
+    'Ann, Bob'
+    """
+    return _FORMULA_START.sub("'", text)
 
 
 def as_csv(score: ScoreSheet) -> str:

@@ -237,6 +237,16 @@ def _credentials() -> dict[str, Any]:
     }
 
 
+def _refused_or_let_through(match_id: str, number: int | None = None) -> dict[str, Any]:
+    """Refuse a write that cannot be made (401, 403, 404, 428, 412) from a plain read, before
+    it waits for its turn to write; else its credentials, checked again under the lock (the
+    sheet may change meanwhile: then a 412)."""
+    credentials = _credentials()
+    with database.transaction() as connection:
+        sheets.load_for_change(connection, match_id, number=number, lock=False, **credentials)
+    return credentials
+
+
 def idempotency_key() -> str | None:
     """The creation's ``Idempotency-Key``, if it has one of a length the API keeps."""
     key = request.headers.get("Idempotency-Key")
@@ -403,8 +413,9 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
         for item in data["results"]
     )
     given = sheets.RoundInput(entries, data["stock_ran_out"])
+    credentials = _refused_or_let_through(match_id, number)
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, **_credentials())
+        sheet = sheets.load_for_change(connection, match_id, number=number, **credentials)
         i18n.about_family(sheet.ruleset.family)
         sheets.record_round(sheet, number, given)
         sheets.save(connection, sheet)
@@ -418,8 +429,9 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
+    credentials = _refused_or_let_through(match_id, number)
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, **_credentials())
+        sheet = sheets.load_for_change(connection, match_id, number=number, **credentials)
         sheets.take_back_round(sheet, number)
         sheets.save(connection, sheet)
     return answered(score_sheet(sheet))
@@ -431,8 +443,9 @@ def take_back_round(match_id: str, number: int) -> Any:
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_sheet(match_id: str) -> Any:
     """Delete a match sheet"""
+    credentials = _refused_or_let_through(match_id)
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, **_credentials())
+        sheet = sheets.load_for_change(connection, match_id, **credentials)
         idempotency.forget_sheet(connection, sheet.id)
         sheets.remove(connection, sheet)
     return Response(status=204)

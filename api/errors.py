@@ -28,7 +28,7 @@ from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, TooManyRequests
 
-from api import i18n
+from api import i18n, observability
 from api.messages import HTTP_DETAILS, TITLES
 from api.storage import errors as storage
 from rules import RulesError
@@ -296,8 +296,9 @@ def _storage_error(error: storage.StorageError) -> Response:
     elif isinstance(error, storage.StorageUnavailable):
         # A database that is back is usually back within seconds (a restart, a failover).
         headers["Retry-After"] = str(RETRY_AFTER)
+        # The route's template, never the path: a path holds the sheet's id.
         current_app.logger.warning(
-            "%s on %s %s: %s", error, request.method, request.path, error.cause
+            "%s on %s %s: %s", error, request.method, observability.route(), error.cause_text()
         )
     errors = said(error.errors) if error.errors is not None else None
     return problem(status, i18n.say(error.words), errors, headers)
@@ -309,7 +310,7 @@ def _internal_error(error: BaseException) -> Response:
         "unexpected error %s on %s %s (request %s)",
         instance,
         request.method,
-        request.path,
+        observability.route(),
         g.get("request_id", "-"),
         exc_info=(type(error), error, error.__traceback__),
     )

@@ -38,6 +38,27 @@ timeout = 30
 graceful_timeout = 10
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 errorlog = "-"
+# Every line on stderr is one JSON object — gunicorn's own, the app's (Flask's logger, which
+# adds no handler of its own when the root has one) and the access log (api.observability) —
+# so that a log shipper reads them all one way. gunicorn's own access log says nothing: it would
+# repeat each request's path and query (sheet ids, a token) where the app's says the route.
+_JSON = {
+    "()": "pythonjsonlogger.orjson.OrjsonFormatter",
+    "fmt": ["created", "levelname", "name", "process", "message"],
+    "rename_fields": {"created": "time", "levelname": "level", "name": "logger"},
+}
+_STDERR = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": _JSON},
+    "handlers": {"stderr": _STDERR, "nowhere": {"class": "logging.NullHandler"}},
+    "root": {"level": loglevel.upper(), "handlers": ["stderr"]},
+    "loggers": {
+        "gunicorn.error": {"level": loglevel.upper(), "handlers": ["stderr"], "propagate": False},
+        "gunicorn.access": {"handlers": ["nowhere"], "propagate": False},
+    },
+}
 if os.environ.get("GUNICORN_CONTROL_SOCKET"):
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 else:

@@ -87,8 +87,10 @@ def problem_bytes(status: int, detail: str, language: str = "en") -> bytes:
 
 def kind_of(error: Exception) -> str:
     """What kind of request gunicorn could not read, in words (``InvalidRequestLine`` →
-    ``invalid request line``)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", " ", type(error).__name__).lower()
+    ``invalid request line``, ``InvalidHTTPVersion`` → ``invalid http version``)."""
+    return re.sub(
+        r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", type(error).__name__
+    ).lower()
 
 
 def refusal(error: Exception) -> tuple[int, str]:

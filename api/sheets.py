@@ -61,8 +61,12 @@ blp.after_request(limits.say_where_writes_stand)
 blp.after_request(retention.purge_when_due)
 
 
-#: An Idempotency-Key's length: long enough to be random (a UUID is 36), short enough to keep.
-MIN_KEY, MAX_KEY = 16, 255
+#: An Idempotency-Key is a random UUID (version 4): 122 random bits. A retry with the key is
+#: answered the first answer, the sheet's edit token in it, so a key anyone could guess would
+#: hand the token to whoever guessed it; a key of this shape is what a client's UUID library
+#: makes, and one nobody guesses.
+RANDOM_UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
+_RANDOM_UUID = re.compile(RANDOM_UUID)
 
 CREATED_SHEET = CreatedSheetSchema()
 
@@ -248,22 +252,18 @@ def _refused_or_let_through(match_id: str, number: int | None = None) -> dict[st
 
 
 def idempotency_key() -> str | None:
-    """The creation's ``Idempotency-Key``, if it has one of a length the API keeps."""
+    """The creation's ``Idempotency-Key``, if it has one, when it is a random UUID."""
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not MIN_KEY <= len(key) <= MAX_KEY:
-        limits = {"low": MIN_KEY, "high": MAX_KEY, "length": len(key)}
+    if key is not None and _RANDOM_UUID.fullmatch(key) is None:
         raise Problem(
             422,
-            Phrase(
-                N_("invalid input: Idempotency-Key: {low} to {high} characters, not {length}"),
-                limits,
-            ),
+            Phrase(N_("invalid input: Idempotency-Key: not a random UUID (version 4)")),
             [
                 FieldError(
                     "Idempotency-Key",
                     Phrase(
-                        N_("{low} to {high} characters (a random UUID will do), not {length}"),
-                        limits,
+                        N_("a random UUID (version 4, 122 random bits), such as {example}"),
+                        {"example": "4a8b0f52-1c2d-4e3f-9a0b-1c2d3e4f5a6b"},
                     ),
                 )
             ],
@@ -285,9 +285,11 @@ def idempotency_key() -> str | None:
             "in": "header",
             "name": "Idempotency-Key",
             "required": False,
-            "schema": {"type": "string", "minLength": MIN_KEY, "maxLength": MAX_KEY},
-            "description": "A random key (a UUID) that makes a retry answer what the first"
-            " request answered, for 24 hours.",
+            "schema": {"type": "string", "format": "uuid", "pattern": f"^{RANDOM_UUID}$"},
+            "description": "A random UUID (version 4) that makes a retry answer what the"
+            " first request answered, its `edit_token` included, for 24 hours. It must be"
+            " random (122 bits): whoever sends the key and the body again gets that answer, so"
+            " any other key is refused (422).",
         }
     ],
     responses={201: {"links": _LINKS}},

@@ -228,7 +228,7 @@ def slow_clients(port: int, stop: threading.Event, opened: list[socket.socket]) 
 
 def test_racing_phones_slow_clients_and_a_killed_instance(topology: dict[str, Any]) -> None:
     port = topology["port"]
-    stop, opened = threading.Event(), []
+    stop, opened = threading.Event(), list[socket.socket]()
     crowd = threading.Thread(target=slow_clients, args=(port, stop, opened), daemon=True)
     crowd.start()
     made = [

@@ -111,10 +111,14 @@ def on_starting(server: object) -> None:
 
 
 def child_exit(server: object, worker: object) -> None:
-    """A dead worker's live gauges are dropped; its counters stay in the sums."""
+    """A dead worker's live gauges are dropped; its counters and histograms are added into the
+    folder's archive and its files removed, so the folder does not grow with every restart."""
     from prometheus_client import multiprocess
 
+    from api.metrics import archive_dead_worker
+
     multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
+    archive_dead_worker(_metrics_dir, worker.pid)  # type: ignore[attr-defined]
 
 
 def on_exit(server: object) -> None:

@@ -28,7 +28,7 @@ from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, TooManyRequests
 
-from api import i18n, observability
+from api import i18n
 from api.messages import HTTP_DETAILS, TITLES
 from api.storage import errors as storage
 from rules import RulesError
@@ -298,10 +298,18 @@ def _storage_error(error: storage.StorageError) -> Response:
         headers["Retry-After"] = str(RETRY_AFTER)
         # The route's template, never the path: a path holds the sheet's id.
         current_app.logger.warning(
-            "%s on %s %s: %s", error, request.method, observability.route(), error.cause_text()
+            "%s on %s %s: %s", error, request.method, _route(), error.cause_text()
         )
     errors = said(error.errors) if error.errors is not None else None
     return problem(status, i18n.say(error.words), errors, headers)
+
+
+def _route() -> str:
+    """The request's route template, as the access log names it (imported when needed:
+    gunicorn's master imports this module before the metrics' folder exists)."""
+    from api.observability import route
+
+    return route()
 
 
 def _internal_error(error: BaseException) -> Response:
@@ -310,7 +318,7 @@ def _internal_error(error: BaseException) -> Response:
         "unexpected error %s on %s %s (request %s)",
         instance,
         request.method,
-        observability.route(),
+        _route(),
         g.get("request_id", "-"),
         exc_info=(type(error), error, error.__traceback__),
     )

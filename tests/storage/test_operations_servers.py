@@ -181,3 +181,35 @@ def test_the_service_purges_on_its_own_after_a_write(start_server: Any, tmp_path
         time.sleep(0.1)
     assert call(server.url, "GET", f"/v1/matches/{fresh['id']}")[0] == 200
     assert "purged 1 sheets untouched since" in server.log.read_text()
+
+
+def test_the_metrics_folder_is_pruned_as_workers_die(start_server: Any, tmp_path: Path) -> None:
+    """A worker killed five times over leaves no file behind, and no count is lost."""
+    import os
+    import signal
+    import subprocess
+
+    folder = tmp_path / "metrics"
+    server = start_server(
+        f"sqlite:///{tmp_path / 'k.sqlite3'}", env={"PROMETHEUS_MULTIPROC_DIR": str(folder)}
+    )
+    sent = 0
+    for _ in range(5):
+        assert set(
+            in_parallel(20, lambda: call(server.url, "POST", "/v1/checks/meld", CHECK)[0])
+        ) == {200}
+        sent += 20
+        found = subprocess.run(
+            ["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True, check=True
+        )
+        for pid in found.stdout.split():
+            os.kill(int(pid), signal.SIGKILL)
+        server.wait_ready()
+    files = sorted(p.name for p in folder.glob("*.db"))
+    live = workers_that_counted(folder) - {"archive"}
+    # The live workers' files (each counted the readiness probe at most) and one archive each.
+    assert len(files) <= 2 * (len(live) + 1) + 2, files
+    assert "counter_archive.db" in files and "histogram_archive.db" in files
+    _, _, body = _raw(server.url, "/metrics")
+    meld = {"route": "/v1/checks/meld", "method": "POST", "status": "200"}
+    assert sample(body, "rummy_http_requests_total", **meld) == sent

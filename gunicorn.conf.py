@@ -72,6 +72,11 @@ _made_metrics_dir = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 if _made_metrics_dir:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rummy-referee-metrics-")
 _metrics_dir = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+# Rate limits (api/limits.py): without Redis, every worker of this instance counts in one SQLite
+# file beside the metrics, so a limit is the instance's and X-RateLimit-Remaining says so.
+os.environ.setdefault(
+    "RATELIMIT_STORAGE_URI", f"sqlite-counts://{_metrics_dir / 'rate-limits.sqlite3'}"
+)
 _master = os.getpid()
 
 
@@ -91,8 +96,8 @@ def on_starting(server: object) -> None:
     ``api.storage.migrate``; workers never migrate, so no request meets a half-made schema.
     """
     _metrics_dir.mkdir(parents=True, exist_ok=True)
-    for stale in _metrics_dir.glob("*.db"):  # a previous run's counts are not this one's
-        stale.unlink()
+    for stale in [*_metrics_dir.glob("*.db"), *_metrics_dir.glob("rate-limits.sqlite3*")]:
+        stale.unlink()  # a previous run's counts are not this one's
 
     from api import create_app
     from api.storage import migrate

@@ -325,3 +325,11 @@ def test_the_limits_count_the_clients_own_address(topology: dict[str, Any]) -> N
         if f"/{address}/" in key
     }
     assert counted == {CLIENT, "127.0.0.4"}, keys
+
+
+def test_behind_https_the_cookies_are_secure(topology: dict[str, Any]) -> None:
+    """nginx says the request came over HTTPS (X-Forwarded-Proto), and the instances believe it
+    from nginx: the pages' language cookie is Secure."""
+    status, headers, _ = request(topology["port"], "GET", "/?lang=de")
+    assert status == 200
+    assert "lang=de" in headers["set-cookie"] and "Secure" in headers["set-cookie"]

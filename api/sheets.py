@@ -61,12 +61,16 @@ blp.after_request(limits.say_where_writes_stand)
 blp.after_request(retention.purge_when_due)
 
 
-#: An Idempotency-Key is a random UUID (version 4): 122 random bits. A retry with the key is
-#: answered the first answer, the sheet's edit token in it, so a key anyone could guess would
-#: hand the token to whoever guessed it; a key of this shape is what a client's UUID library
-#: makes, and one nobody guesses.
-RANDOM_UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
-_RANDOM_UUID = re.compile(RANDOM_UUID)
+#: An Idempotency-Key is a random UUID (version 4: 122 random bits), or 32 hexadecimal digits
+#: (128 random bits: what a page makes where crypto.randomUUID is missing, on a plain-http home
+#: network). A retry with the key is answered the first answer, the sheet's edit token in it,
+#: so a key anyone could guess would hand the token to whoever guessed it; a key of this shape
+#: is what a client's random generator makes, and one nobody guesses.
+RANDOM_KEY = (
+    "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
+    "|[0-9a-fA-F]{32}"
+)
+_RANDOM_KEY = re.compile(RANDOM_KEY)
 
 CREATED_SHEET = CreatedSheetSchema()
 
@@ -252,9 +256,9 @@ def _refused_or_let_through(match_id: str, number: int | None = None) -> dict[st
 
 
 def idempotency_key() -> str | None:
-    """The creation's ``Idempotency-Key``, if it has one, when it is a random UUID."""
+    """The creation's ``Idempotency-Key``, if it has one, when it is random (a UUID)."""
     key = request.headers.get("Idempotency-Key")
-    if key is not None and _RANDOM_UUID.fullmatch(key) is None:
+    if key is not None and _RANDOM_KEY.fullmatch(key) is None:
         raise Problem(
             422,
             Phrase(N_("invalid input: Idempotency-Key: not a random UUID (version 4)")),
@@ -285,11 +289,11 @@ def idempotency_key() -> str | None:
             "in": "header",
             "name": "Idempotency-Key",
             "required": False,
-            "schema": {"type": "string", "format": "uuid", "pattern": f"^{RANDOM_UUID}$"},
-            "description": "A random UUID (version 4) that makes a retry answer what the"
-            " first request answered, its `edit_token` included, for 24 hours. It must be"
-            " random (122 bits): whoever sends the key and the body again gets that answer, so"
-            " any other key is refused (422).",
+            "schema": {"type": "string", "pattern": f"^(?:{RANDOM_KEY})$"},
+            "description": "A random UUID (version 4), or 32 random hexadecimal digits, that"
+            " makes a retry answer what the first request answered, its `edit_token` included,"
+            " for 24 hours. It must be random (122 bits or more): whoever sends the key and the"
+            " body again gets that answer, so any other key is refused (422).",
         }
     ],
     responses={201: {"links": _LINKS}},

@@ -38,6 +38,27 @@ timeout = 30
 graceful_timeout = 10
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 errorlog = "-"
+# Every line on stderr is one JSON object — gunicorn's own, the app's (Flask's logger, which
+# adds no handler of its own when the root has one) and the access log (api.observability) —
+# so that a log shipper reads them all one way. gunicorn's own access log says nothing: it would
+# repeat each request's path and query (sheet ids, a token) where the app's says the route.
+_JSON = {
+    "()": "pythonjsonlogger.orjson.OrjsonFormatter",
+    "fmt": ["created", "levelname", "name", "process", "message"],
+    "rename_fields": {"created": "time", "levelname": "level", "name": "logger"},
+}
+_STDERR = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": _JSON},
+    "handlers": {"stderr": _STDERR, "nowhere": {"class": "logging.NullHandler"}},
+    "root": {"level": loglevel.upper(), "handlers": ["stderr"]},
+    "loggers": {
+        "gunicorn.error": {"level": loglevel.upper(), "handlers": ["stderr"], "propagate": False},
+        "gunicorn.access": {"handlers": ["nowhere"], "propagate": False},
+    },
+}
 if os.environ.get("GUNICORN_CONTROL_SOCKET"):
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 else:
@@ -51,6 +72,11 @@ _made_metrics_dir = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 if _made_metrics_dir:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rummy-referee-metrics-")
 _metrics_dir = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+# Rate limits (api/limits.py): without Redis, every worker of this instance counts in one SQLite
+# file beside the metrics, so a limit is the instance's and X-RateLimit-Remaining says so.
+os.environ.setdefault(
+    "RATELIMIT_STORAGE_URI", f"sqlite-counts://{_metrics_dir / 'rate-limits.sqlite3'}"
+)
 _master = os.getpid()
 
 
@@ -70,8 +96,8 @@ def on_starting(server: object) -> None:
     ``api.storage.migrate``; workers never migrate, so no request meets a half-made schema.
     """
     _metrics_dir.mkdir(parents=True, exist_ok=True)
-    for stale in _metrics_dir.glob("*.db"):  # a previous run's counts are not this one's
-        stale.unlink()
+    for stale in [*_metrics_dir.glob("*.db"), *_metrics_dir.glob("rate-limits.sqlite3*")]:
+        stale.unlink()  # a previous run's counts are not this one's
 
     from api import create_app
     from api.storage import migrate
@@ -90,10 +116,14 @@ def on_starting(server: object) -> None:
 
 
 def child_exit(server: object, worker: object) -> None:
-    """A dead worker's live gauges are dropped; its counters stay in the sums."""
+    """A dead worker's live gauges are dropped; its counters and histograms are added into the
+    folder's archive and its files removed, so the folder does not grow with every restart."""
     from prometheus_client import multiprocess
 
+    from api.metrics import archive_dead_worker
+
     multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
+    archive_dead_worker(_metrics_dir, worker.pid)  # type: ignore[attr-defined]
 
 
 def on_exit(server: object) -> None:

@@ -296,11 +296,20 @@ def _storage_error(error: storage.StorageError) -> Response:
     elif isinstance(error, storage.StorageUnavailable):
         # A database that is back is usually back within seconds (a restart, a failover).
         headers["Retry-After"] = str(RETRY_AFTER)
+        # The route's template, never the path: a path holds the sheet's id.
         current_app.logger.warning(
-            "%s on %s %s: %s", error, request.method, request.path, error.cause
+            "%s on %s %s: %s", error, request.method, _route(), error.cause_text()
         )
     errors = said(error.errors) if error.errors is not None else None
     return problem(status, i18n.say(error.words), errors, headers)
+
+
+def _route() -> str:
+    """The request's route template, as the access log names it (imported when needed:
+    gunicorn's master imports this module before the metrics' folder exists)."""
+    from api.observability import route
+
+    return route()
 
 
 def _internal_error(error: BaseException) -> Response:
@@ -309,7 +318,7 @@ def _internal_error(error: BaseException) -> Response:
         "unexpected error %s on %s %s (request %s)",
         instance,
         request.method,
-        request.path,
+        _route(),
         g.get("request_id", "-"),
         exc_info=(type(error), error, error.__traceback__),
     )

@@ -27,6 +27,6 @@ def health() -> dict[str, Any]:
     try:
         database.check_serving()
     except StorageUnavailable as error:
-        current_app.logger.warning("health check: %s: %s", error, error.cause)
+        current_app.logger.warning("health check: %s: %s", error, error.cause_text())
         raise
     return {"status": "ok", "database": "ok"}

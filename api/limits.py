@@ -9,8 +9,10 @@ document, :mod:`api.errors`), and every counted answer says where the client sta
 
 The client is :func:`api.clients.client_address`: the peer's address, or behind a reverse proxy
 named by ``FORWARDED_ALLOW_IPS`` the address that proxy reported (never a header any client can
-set). The counts live in ``RATELIMIT_STORAGE_URI``: each process's memory by default
-(a worker's share of the limit, then), Redis when several workers or instances must share them.
+set). The counts live in ``RATELIMIT_STORAGE_URI``: under gunicorn, by default, an SQLite file
+every worker of the instance shares (:class:`FileCounts`: the limits are the instance's, exact);
+Redis when several instances must share them; a process's own memory (``memory://``) for an app
+outside gunicorn.
 A Redis that stops answering does not stop a table recording its rounds: each process counts
 in its own memory until Redis is back.
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sqlite3
 import threading
 import time
 from collections.abc import Mapping
@@ -113,6 +116,83 @@ class ProcessCounts(Storage):
     def clear(self, key: str) -> None:
         with self._lock:
             self._windows.pop(key, None)
+
+
+class FileCounts(Storage):
+    """Fixed-window counts in one SQLite file, shared by every worker of an instance.
+
+    The embedded default has no Redis, and each worker counting alone let a client through
+    as many times as there are workers while ``X-RateLimit-Remaining`` spoke of one worker's
+    share. gunicorn.conf.py names a file in the instance's own runtime folder
+    (``sqlite-counts:///path``) and every worker counts there: one statement per count, an
+    upsert that starts a window afresh once it has ended, atomic under SQLite's write lock.
+    Only writes are counted, so the file takes a few statements a second at most; one that
+    fails leaves each worker counting in its memory (:class:`Counts`).
+    """
+
+    STORAGE_SCHEME = ["sqlite-counts"]
+    #: Seconds between sweeps of the windows that have ended.
+    SWEEP_EVERY = 60.0
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self.path = (uri or "").split("://", 1)[1]
+        self._connections = threading.local()
+        self._next_sweep = time.time() + self.SWEEP_EVERY
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return sqlite3.Error
+
+    def _db(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._connections, "db", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, timeout=STORAGE_TIMEOUT, isolation_level=None)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=OFF")  # counts of a running instance only
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS windows"
+                " (key TEXT PRIMARY KEY, count INTEGER NOT NULL, ends REAL NOT NULL)"
+            )
+            self._connections.db = connection
+        return connection
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        now = time.time()
+        db = self._db()
+        if now >= self._next_sweep:
+            self._next_sweep = now + self.SWEEP_EVERY
+            db.execute("DELETE FROM windows WHERE ends <= ?", (now,))
+        row = db.execute(
+            "INSERT INTO windows (key, count, ends) VALUES (:key, :amount, :ends)"
+            " ON CONFLICT (key) DO UPDATE SET"
+            " count = CASE WHEN ends > :now THEN count + :amount ELSE :amount END,"
+            " ends = CASE WHEN ends > :now THEN ends ELSE :ends END"
+            " RETURNING count",
+            {"key": key, "amount": amount, "ends": now + expiry, "now": now},
+        ).fetchone()
+        return int(row[0])
+
+    def _window(self, key: str) -> tuple[int, float]:
+        now = time.time()
+        row = self._db().execute("SELECT count, ends FROM windows WHERE key = ?", (key,)).fetchone()
+        return (int(row[0]), float(row[1])) if row is not None and row[1] > now else (0, now)
+
+    def get(self, key: str) -> int:
+        return self._window(key)[0]
+
+    def get_expiry(self, key: str) -> float:
+        return self._window(key)[1]
+
+    def check(self) -> bool:
+        self._db().execute("SELECT 1")
+        return True
+
+    def reset(self) -> int | None:
+        return self._db().execute("DELETE FROM windows").rowcount
+
+    def clear(self, key: str) -> None:
+        self._db().execute("DELETE FROM windows WHERE key = ?", (key,))
 
 
 @dataclass(frozen=True)
@@ -271,6 +351,7 @@ def say_where_writes_stand(response: Response) -> Response:
 
 __all__ = [
     "Counts",
+    "FileCounts",
     "Limit",
     "ProcessCounts",
     "RateLimits",

@@ -11,6 +11,11 @@ and never a sheet id or a token.
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 from flask import Blueprint, Response, current_app
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -21,6 +26,7 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+from prometheus_client.mmap_dict import MmapedDict
 
 REQUESTS = Counter(
     "rummy_http_requests",
@@ -70,18 +76,60 @@ def round_recorded() -> None:
     ROUNDS_RECORDED.inc()
 
 
+#: The kinds of file a worker keeps whose counts outlive it: summed into the folder's archive.
+KEPT_KINDS = ("counter", "histogram", "summary")
+
+
+@contextmanager
+def _folder_lock(folder: Path, *, exclusive: bool) -> Iterator[None]:
+    """Readers of the folder (``/metrics``) share it; the archiving of a dead worker's files
+    takes it alone, so that no reading sees a count twice or not at all."""
+    with open(folder / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def archive_dead_worker(folder: Path, pid: int) -> None:
+    """Add a dead worker's counts into the folder's archive files and remove its own.
+
+    prometheus-client keeps a file per kind per worker and sums them all on every
+    ``/metrics``; a worker restarted a hundred times would leave a hundred files. Run by
+    gunicorn's master when a worker exits (``child_exit``): the folder holds the live workers'
+    files and one archive per kind, and the sums stay what they were.
+    """
+    with _folder_lock(folder, exclusive=True):
+        for kind in KEPT_KINDS:
+            dead = folder / f"{kind}_{pid}.db"
+            if not dead.exists():
+                continue
+            archive = MmapedDict(str(folder / f"{kind}_archive.db"))  # type: ignore[no-untyped-call]
+            try:
+                for key, value, timestamp, _ in MmapedDict.read_all_values_from_file(str(dead)):  # type: ignore[no-untyped-call]
+                    kept, _ = archive.read_value(key)  # type: ignore[no-untyped-call]
+                    archive.write_value(key, kept + value, timestamp)  # type: ignore[no-untyped-call]
+            finally:
+                archive.close()  # type: ignore[no-untyped-call]
+            dead.unlink()
+
+
 blp = Blueprint("metrics", __name__)
 
 
 @blp.get("/metrics")
 def serve_metrics() -> Response:
     """Every worker's counts added up when they are kept in files, else this process's."""
-    if current_app.config.get("PROMETHEUS_MULTIPROC_DIR"):
+    folder = current_app.config.get("PROMETHEUS_MULTIPROC_DIR")
+    if not folder:
+        text = generate_latest(REGISTRY)
+    else:
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-    else:
-        registry = REGISTRY
-    return Response(generate_latest(registry), mimetype=None, content_type=CONTENT_TYPE_LATEST)
+        with _folder_lock(Path(folder), exclusive=False):
+            text = generate_latest(registry)
+    return Response(text, mimetype=None, content_type=CONTENT_TYPE_LATEST)
 
 
-__all__ = ["blp", "observe_request", "round_recorded", "sheet_created"]
+__all__ = ["archive_dead_worker", "blp", "observe_request", "round_recorded", "sheet_created"]

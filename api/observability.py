@@ -36,6 +36,13 @@ _SANE_ID = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
 access_log = logging.getLogger("rummy_referee.access")
 
 
+def route() -> str:
+    """The current request's route template (``/v1/matches/<string:match_id>``): what a log
+    line names, never the path, which holds sheet ids."""
+    rule = request.url_rule
+    return rule.rule if rule is not None else UNMATCHED
+
+
 def request_id() -> str:
     """The current request's id (made on first use outside the hooks, for a CLI's request)."""
     found: str | None = g.get("request_id")
@@ -86,19 +93,18 @@ def init_app(app: Flask) -> None:
         if started is None:
             return response
         seconds = perf_counter() - started
-        rule = request.url_rule
-        route = rule.rule if rule is not None else UNMATCHED
+        template = route()
         if count:
-            metrics.observe_request(route, request.method, response.status_code, seconds)
+            metrics.observe_request(template, request.method, response.status_code, seconds)
         if log:
             access_log.info(
                 "%s %s %s",
                 request.method,
-                route,
+                template,
                 response.status_code,
                 extra={
                     "method": request.method,
-                    "route": route,
+                    "route": template,
                     "status": response.status_code,
                     "duration_ms": round(seconds * 1000, 3),
                     "request_id": request_id(),
@@ -110,4 +116,4 @@ def init_app(app: Flask) -> None:
     app.after_request(finish_request)
 
 
-__all__ = ["UNMATCHED", "access_log", "formatter", "init_app", "request_id"]
+__all__ = ["UNMATCHED", "access_log", "formatter", "init_app", "request_id", "route"]

@@ -61,8 +61,16 @@ blp.after_request(limits.say_where_writes_stand)
 blp.after_request(retention.purge_when_due)
 
 
-#: An Idempotency-Key's length: long enough to be random (a UUID is 36), short enough to keep.
-MIN_KEY, MAX_KEY = 16, 255
+#: An Idempotency-Key is a random UUID (version 4: 122 random bits), or 32 hexadecimal digits
+#: (128 random bits: what a page makes where crypto.randomUUID is missing, on a plain-http home
+#: network). A retry with the key is answered the first answer, the sheet's edit token in it,
+#: so a key anyone could guess would hand the token to whoever guessed it; a key of this shape
+#: is what a client's random generator makes, and one nobody guesses.
+RANDOM_KEY = (
+    "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
+    "|[0-9a-fA-F]{32}"
+)
+_RANDOM_KEY = re.compile(RANDOM_KEY)
 
 CREATED_SHEET = CreatedSheetSchema()
 
@@ -138,11 +146,25 @@ CSV_HEADINGS = {
 #: What makes a spreadsheet read a cell as a formula (or hide its start): the ASCII triggers and
 #: their full-width forms, which some spreadsheets read as the ASCII ones.
 FORMULA_TRIGGERS = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+#: Where a cell can begin, whatever the spreadsheet splits on: the start of the text, and the
+#: place after every ``,`` and ``;`` (German, Dutch, Italian and Norwegian spreadsheets split
+#: CSV on ``;``, and a text unquoted for ``,`` is split there) — when a formula's trigger
+#: follows, after any spaces.
+_FORMULA_START = re.compile(
+    "(?:^|(?<=[,;]))(?= *[" + re.escape("".join(sorted(FORMULA_TRIGGERS))) + "])"
+)
 
 
 def _cell(text: str) -> str:
-    """A text as a spreadsheet cell: never read as a formula (CSV injection, OWASP's advice)."""
-    return "'" + text if text[:1] in FORMULA_TRIGGERS else text
+    """A text as a spreadsheet cell: never read as a formula, in any locale (CSV injection,
+    OWASP's advice): a ``'`` before every place a cell could begin with a formula's trigger.
+
+    >>> _cell("x;=cmd|' /C calc'!A0;y")
+    "x;'=cmd|' /C calc'!A0;y"
+    >>> _cell("Ann, Bob")
+    'Ann, Bob'
+    """
+    return _FORMULA_START.sub("'", text)
 
 
 def as_csv(score: ScoreSheet) -> str:
@@ -223,23 +245,29 @@ def _credentials() -> dict[str, Any]:
     }
 
 
+def _refused_or_let_through(match_id: str, number: int | None = None) -> dict[str, Any]:
+    """Refuse a write that cannot be made (401, 403, 404, 428, 412) from a plain read, before
+    it waits for its turn to write; else its credentials, checked again under the lock (the
+    sheet may change meanwhile: then a 412)."""
+    credentials = _credentials()
+    with database.transaction() as connection:
+        sheets.load_for_change(connection, match_id, number=number, lock=False, **credentials)
+    return credentials
+
+
 def idempotency_key() -> str | None:
-    """The creation's ``Idempotency-Key``, if it has one of a length the API keeps."""
+    """The creation's ``Idempotency-Key``, if it has one, when it is random (a UUID)."""
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not MIN_KEY <= len(key) <= MAX_KEY:
-        limits = {"low": MIN_KEY, "high": MAX_KEY, "length": len(key)}
+    if key is not None and _RANDOM_KEY.fullmatch(key) is None:
         raise Problem(
             422,
-            Phrase(
-                N_("invalid input: Idempotency-Key: {low} to {high} characters, not {length}"),
-                limits,
-            ),
+            Phrase(N_("invalid input: Idempotency-Key: not a random UUID (version 4)")),
             [
                 FieldError(
                     "Idempotency-Key",
                     Phrase(
-                        N_("{low} to {high} characters (a random UUID will do), not {length}"),
-                        limits,
+                        N_("a random UUID (version 4, 122 random bits), such as {example}"),
+                        {"example": "4a8b0f52-1c2d-4e3f-9a0b-1c2d3e4f5a6b"},
                     ),
                 )
             ],
@@ -261,9 +289,11 @@ def idempotency_key() -> str | None:
             "in": "header",
             "name": "Idempotency-Key",
             "required": False,
-            "schema": {"type": "string", "minLength": MIN_KEY, "maxLength": MAX_KEY},
-            "description": "A random key (a UUID) that makes a retry answer what the first"
-            " request answered, for 24 hours.",
+            "schema": {"type": "string", "pattern": f"^(?:{RANDOM_KEY})$"},
+            "description": "A random UUID (version 4), or 32 random hexadecimal digits, that"
+            " makes a retry answer what the first request answered, its `edit_token` included,"
+            " for 24 hours. It must be random (122 bits or more): whoever sends the key and the"
+            " body again gets that answer, so any other key is refused (422).",
         }
     ],
     responses={201: {"links": _LINKS}},
@@ -389,8 +419,9 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
         for item in data["results"]
     )
     given = sheets.RoundInput(entries, data["stock_ran_out"])
+    credentials = _refused_or_let_through(match_id, number)
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, **_credentials())
+        sheet = sheets.load_for_change(connection, match_id, number=number, **credentials)
         i18n.about_family(sheet.ruleset.family)
         sheets.record_round(sheet, number, given)
         sheets.save(connection, sheet)
@@ -404,8 +435,9 @@ def record_round(data: dict[str, Any], match_id: str, number: int) -> Any:
 @blp.doc(operationId="takeBackRound", **_WRITE_DOC)
 def take_back_round(match_id: str, number: int) -> Any:
     """Take back the last recorded round"""
+    credentials = _refused_or_let_through(match_id, number)
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, **_credentials())
+        sheet = sheets.load_for_change(connection, match_id, number=number, **credentials)
         sheets.take_back_round(sheet, number)
         sheets.save(connection, sheet)
     return answered(score_sheet(sheet))
@@ -417,8 +449,9 @@ def take_back_round(match_id: str, number: int) -> Any:
 @blp.doc(operationId="deleteMatch", **_WRITE_DOC)
 def delete_sheet(match_id: str) -> Any:
     """Delete a match sheet"""
+    credentials = _refused_or_let_through(match_id)
     with database.transaction(write=True) as connection:
-        sheet = sheets.load_for_change(connection, match_id, **_credentials())
+        sheet = sheets.load_for_change(connection, match_id, **credentials)
         idempotency.forget_sheet(connection, sheet.id)
         sheets.remove(connection, sheet)
     return Response(status=204)

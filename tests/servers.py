@@ -26,8 +26,15 @@ class Server:
     """gunicorn serving the project on a free loopback port, stopped when done."""
 
     def __init__(
-        self, database_url: str, workers: int, log: Path, env: dict[str, str] | None = None
+        self,
+        database_url: str,
+        workers: int,
+        log: Path,
+        env: dict[str, str] | None = None,
+        wrapper: list[str] | None = None,
     ) -> None:
+        """``wrapper`` runs first and ends by executing gunicorn's command, which it is given
+        after its own arguments (a mount namespace of the server's own, say)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -44,14 +51,16 @@ class Server:
         }
         self._out = open(log, "wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "wsgi:app"],
+            [*(wrapper or []), sys.executable, "-m", "gunicorn", "wsgi:app"],
             cwd=ROOT,
             env=environ,
             stdout=self._out,
             stderr=subprocess.STDOUT,
         )
 
-    def wait_ready(self, timeout: float = 30) -> None:
+    def wait_ready(self, timeout: float = 30, path: str = "/healthz") -> None:
+        """Wait until ``path`` answers 200 (a server whose database cannot take writes is
+        ready when it reads: ``/v1/rulesets``)."""
         import urllib.request
 
         deadline = time.monotonic() + timeout
@@ -59,7 +68,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited: {self.log.read_text()}")
             try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
+                with urllib.request.urlopen(f"{self.url}{path}", timeout=2) as answer:
                     if answer.status == 200:
                         return
             except OSError:

@@ -90,7 +90,12 @@ def keep_language(response: Response) -> Response:
     wanted = i18n.ours(request.args.get("lang"))
     if wanted is not None and wanted == language():
         response.set_cookie(
-            i18n.COOKIE, wanted, max_age=LANGUAGE_MAX_AGE, samesite="Lax", httponly=True
+            i18n.COOKIE,
+            wanted,
+            max_age=LANGUAGE_MAX_AGE,
+            samesite="Lax",
+            httponly=True,
+            secure=request.is_secure,
         )
     return response
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import select
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -28,7 +29,10 @@ import psycopg
 from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import URL, make_url
 
-from .errors import StorageUnavailable
+from rules.i18n import N_
+
+from .errors import BUSY, DISK_FULL, READ_ONLY, TOO_SLOW, StorageUnavailable
+from .errors import UNREACHABLE as UNREACHABLE_REASON
 
 #: Seconds the client waits beyond PostgreSQL's statement_timeout before it gives up on an
 #: answer: the server's own timeout, which leaves the connection usable, comes first.
@@ -36,8 +40,20 @@ CLIENT_GRACE = 1.0
 #: Connections an SQLite engine opens beyond its five kept ones, when that many threads want
 #: one at once (SQLite connections are only open files).
 POOL_OVERFLOW = 64
+#: A database without the service's tables: made, but never migrated.
+NO_SCHEMA = N_("the database has no schema")
 #: PostgreSQL's code for a table that is not there: the schema is missing, not the SQL wrong.
 UNDEFINED_TABLE = "42P01"
+#: Why a database refused, by SQLite's primary result code and PostgreSQL's SQLSTATE: the
+#: reason a 503 gives. Anything else that fails to serve is unreachable.
+SQLITE_REASONS = {8: READ_ONLY, 13: DISK_FULL, 5: BUSY, 6: BUSY}  # READONLY, FULL, BUSY, LOCKED
+POSTGRES_REASONS = {
+    "25006": READ_ONLY,  # read_only_sql_transaction: a standby, or default_transaction_read_only
+    "53100": DISK_FULL,
+    "55P03": BUSY,  # lock_not_available: lock_timeout
+    "40P01": BUSY,  # deadlock_detected
+    "57014": TOO_SLOW,  # query_canceled: statement_timeout
+}
 
 
 def in_memory(url: str | URL) -> bool:
@@ -94,6 +110,7 @@ def make_engine(
         # queues behind writers waiting for the lock, and none waits long for one.
         engine = create_engine(
             url,
+            hide_parameters=True,
             connect_args={"timeout": busy},
             pool_size=5,
             max_overflow=POOL_OVERFLOW,
@@ -101,18 +118,22 @@ def make_engine(
         )
         _sqlite_transactions(engine, busy)
         if url.database and url.database != ":memory:":
+            _sqlite_read_only_folder(engine, url.database)
             _sqlite_file_identity(engine, url.database)
         return engine
     connect_args: dict[str, Any] = {"connect_timeout": max(1, round(connect_timeout))}
     if statement_timeout is not None:
         milliseconds = int(statement_timeout * 1000)
+        # A write queued behind another's lock gives up a tenth sooner than the statement
+        # would: its 503 then says the database was busy, not slow.
         connect_args["options"] = (
-            f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}"
+            f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds * 9 // 10}"
             f" -c idle_in_transaction_session_timeout={milliseconds * 4}"
         )
     psycopg_url = url.get_backend_name() == "postgresql" and url.get_driver_name() == "psycopg"
     engine = create_engine(
         url,
+        hide_parameters=True,
         # psycopg's connections are checked for life without a round trip (_alive_on_checkout);
         # another driver's are pinged.
         pool_pre_ping=not psycopg_url,
@@ -180,6 +201,28 @@ def _sqlite_transactions(engine: Engine, busy_timeout: float) -> None:
         connection.exec_driver_sql(f"BEGIN {mode}")
 
 
+def _sqlite_read_only_folder(engine: Engine, path: str) -> None:
+    """Read a database whose folder cannot be written, rather than fail to open it.
+
+    A database in WAL mode is opened with its ``-shm`` file beside it, which SQLite makes when
+    it is missing: in a folder it cannot write (a read-only mount, a backup served as it is)
+    every connection fails, reads included. There the file is opened read-only and
+    immutable — no other process can change it either — so that the sheets are read, and
+    every write is refused as the database's being read-only (a 503 that says so).
+    """
+
+    @event.listens_for(engine, "do_connect")
+    def connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
+        folder = os.path.dirname(path) or "."
+        if os.access(folder, os.W_OK) or os.path.exists(f"{path}-shm"):
+            return None  # SQLAlchemy connects as it always does
+        return sqlite3.connect(
+            f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1",
+            uri=True,
+            **{name: value for name, value in cparams.items() if name != "uri"},
+        )
+
+
 def file_identity(path: str) -> tuple[int, int] | None:
     """The device and inode of the file at ``path``, None when there is none."""
     try:
@@ -208,15 +251,29 @@ def _sqlite_file_identity(engine: Engine, path: str) -> None:
             raise exc.DisconnectionError(f"the database file {path} was deleted or replaced")
 
 
+def reason(error: exc.SQLAlchemyError) -> str:
+    """Why the database failed to serve, in the words of a 503: read-only, its disk full,
+    busy, too slow, or (anything else) unreachable."""
+    if isinstance(error, exc.TimeoutError):  # every pooled connection in use, for too long
+        return TOO_SLOW
+    orig = getattr(error, "orig", None)
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return SQLITE_REASONS.get(code & 0xFF, UNREACHABLE_REASON)
+    return POSTGRES_REASONS.get(getattr(orig, "sqlstate", None) or "", UNREACHABLE_REASON)
+
+
 def _unavailable(error: exc.SQLAlchemyError) -> StorageUnavailable | None:
-    """The database failing to serve (not the SQL being wrong): unreachable, timed out, busy,
-    or without its tables."""
-    if isinstance(error, exc.OperationalError | exc.InterfaceError | exc.TimeoutError):
-        return StorageUnavailable(error)
-    if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
-        return StorageUnavailable(error)
+    """The database failing to serve (not the SQL being wrong): unreachable, read-only, full,
+    timed out, busy, or without its tables."""
     if getattr(getattr(error, "orig", None), "sqlstate", None) == UNDEFINED_TABLE:
-        return StorageUnavailable(error, "the database has no schema")
+        return StorageUnavailable(error, NO_SCHEMA)
+    if isinstance(error, exc.OperationalError | exc.InterfaceError | exc.TimeoutError):
+        return StorageUnavailable(error, reason(error))
+    if isinstance(error, exc.DBAPIError) and (
+        error.connection_invalidated or getattr(error.orig, "sqlstate", None) in POSTGRES_REASONS
+    ):
+        return StorageUnavailable(error, reason(error))
     return None
 
 
@@ -264,9 +321,7 @@ class Storage:
         """
         assert self._writers is not None
         if not self._writers.acquire(timeout=self._busy_timeout):
-            raise StorageUnavailable(
-                TimeoutError(self.sqlite_path), "another write held the database too long"
-            )
+            raise StorageUnavailable(TimeoutError(self.sqlite_path), BUSY)
         try:
             yield
         finally:
@@ -295,7 +350,7 @@ class Storage:
             # The pool replaces the connection when it is next handed out (see checkout).
             raise StorageUnavailable(
                 FileNotFoundError(self.sqlite_path),
-                "the database file was deleted or replaced while this request was served",
+                N_("the database file was deleted or replaced while this request was served"),
             )
 
     def ping(self) -> None:

@@ -39,7 +39,8 @@ class StorageError(Exception):
 
 class SheetNotFound(StorageError):
     def __init__(self, sheet_id: str) -> None:
-        super().__init__(N_("no match sheet {id!r}"), id=sheet_id)
+        # The id is not repeated: whoever asked knows it, and an error's text is logged.
+        super().__init__(N_("there is no match sheet with this id"))
         self.sheet_id = sheet_id
 
 
@@ -146,17 +147,37 @@ class IdempotencyConflict(StorageError):
     """The first request with an Idempotency-Key has no answer to repeat (yet)."""
 
 
-class StorageUnavailable(StorageError):
-    """The database cannot serve: unreachable, too slow to answer, or not the code's schema."""
+#: Why the database cannot serve, as a 503 says it: each a text of the catalogs.
+UNREACHABLE = N_("the database is unreachable")
+READ_ONLY = N_("the database is read-only: sheets can be read, not changed")
+DISK_FULL = N_("the disk holding the database is full")
+BUSY = N_("another write held the database too long")
+TOO_SLOW = N_("the database did not answer in time")
 
-    def __init__(
-        self, cause: BaseException, reason: str = N_("the database is unreachable")
-    ) -> None:
-        super().__init__(reason)
+
+class StorageUnavailable(StorageError):
+    """The database cannot serve: unreachable, read-only, full, busy, too slow to answer, or
+    not the code's schema — ``reason`` says which (:data:`UNREACHABLE`, :data:`READ_ONLY`...)."""
+
+    def __init__(self, cause: BaseException, reason: str = UNREACHABLE, **params: Any) -> None:
+        super().__init__(reason, **params)
         self.cause = cause
+        self.reason = reason
+
+    def cause_text(self) -> str:
+        """What the driver said, for the log: its error's kind and first line (never the
+        statement or its parameters, which hold ids and token hashes)."""
+        cause = getattr(self.cause, "orig", None) or self.cause
+        said = str(cause).strip().splitlines()
+        return f"{type(cause).__name__}: {said[0] if said else ''}"
 
 
 __all__ = [
+    "BUSY",
+    "DISK_FULL",
+    "READ_ONLY",
+    "TOO_SLOW",
+    "UNREACHABLE",
     "BadToken",
     "ConcurrentWrite",
     "FieldError",

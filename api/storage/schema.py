@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import functools
 import logging
@@ -15,8 +16,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import URL, make_url
 
+from rules.i18n import N_
+
 from .engine import Storage, make_engine
-from .errors import StorageUnavailable
+from .errors import DISK_FULL, READ_ONLY, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +48,15 @@ def migrate(url: str | URL) -> tuple[str | None, str | None] | None:
         if engine.dialect.name == "sqlite":
             database = engine.url.database
             if database and database != ":memory:":
-                with open(f"{database}.migrate-lock", "a") as lock:
+                try:
+                    lock = open(f"{database}.migrate-lock", "a")
+                except OSError as error:
+                    if error.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+                        raise
+                    # A folder nobody may write: nobody can migrate it either. The sheets are
+                    # served for reading if the schema is the code's; else the start fails.
+                    return _upgrade(engine)
+                with lock:
                     fcntl.flock(lock, fcntl.LOCK_EX)
                     try:
                         return _upgrade(engine)
@@ -105,21 +116,23 @@ def check_serving(storage: Storage) -> None:
     if path is not None:
         folder = os.path.dirname(path) or "."
         if not os.path.isfile(path):
-            raise StorageUnavailable(FileNotFoundError(path), "the SQLite database file is missing")
-        if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK):
             raise StorageUnavailable(
-                PermissionError(path), "the SQLite database file is not writable"
+                FileNotFoundError(path), N_("the SQLite database file is missing")
             )
+        if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK):
+            raise StorageUnavailable(PermissionError(path), READ_ONLY)
         disk = os.statvfs(folder)
         if disk.f_bavail * disk.f_frsize < MIN_FREE_BYTES:
-            raise StorageUnavailable(OSError(path), "the disk holding the database is full")
+            raise StorageUnavailable(OSError(path), DISK_FULL)
     with storage.transaction() as connection:
         revision = MigrationContext.configure(connection).get_current_revision()
     head = head_revision()
     if revision != head:
         raise StorageUnavailable(
             LookupError(revision),
-            f"the database schema is at revision {revision or 'none'}, the code's is {head}",
+            N_("the database schema is at revision {revision}, the code's is {head}"),
+            revision=revision or "none",
+            head=head,
         )
 
 

@@ -245,21 +245,31 @@ def load_for_change(
     expected_versions: Collection[int] | None = None,
     *,
     precondition: bool = True,
+    number: int | None = None,
+    lock: bool = True,
 ) -> Sheet:
-    """The sheet, locked until the transaction ends, once ``token`` may change it.
+    """The sheet, locked until the transaction ends, once ``token`` may change it (round
+    ``number``, if the change is to a round).
 
     A change without a token is refused as such before the sheet is even looked up, whether or
     not the sheet (still) exists. ``expected_versions`` are the versions the change was meant
     for (``If-Match``); None means any. ``precondition`` is whether the change said so at all:
-    one that did not is refused (:class:`PreconditionMissing`) once its token is known good, so
-    that no one learns more than a 401, 403 or 404 without the token. The token is compared in
-    constant time.
+    one that did not is refused (:class:`PreconditionMissing`) once its token is known good and
+    the round is one the sheet has, so that no one learns more than a 401, 403 or 404 without
+    the token, and a 404 comes before a 428 before a 412. The token is compared in constant
+    time.
+
+    ``lock`` False reads the sheet without locking it: a web layer asks that first, in a
+    transaction of its own, so that every refusal is decided without waiting for a write's
+    turn (on SQLite, the database's one write lock); only a change that would be made waits.
     """
     if not token:
         raise TokenMissing()
-    sheet = load(connection, sheet_id, for_update=True)
+    sheet = load(connection, sheet_id, for_update=lock)
     if not hmac.compare_digest(token_hash(token), sheet.edit_token_hash):
         raise BadToken()
+    if number is not None:
+        _check_round_number(sheet.ruleset, number)
     if not precondition:
         raise PreconditionMissing()
     if expected_versions is not None and sheet.version not in expected_versions:

@@ -102,6 +102,18 @@ def test_one_narrowed_origin_still_varies() -> None:
     assert answer.headers["Access-Control-Allow-Origin"] == ORIGIN and "Origin" in answer.vary
 
 
+def test_the_api_description_answers_cors_like_v1() -> None:
+    test_client = client()
+    answer = test_client.get("/openapi.json", headers={"Origin": ORIGIN})
+    assert answer.status_code == 200
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert names(answer.headers["Access-Control-Expose-Headers"]) == EXPOSED
+    asked = preflight(test_client, "/openapi.json", "GET")
+    assert asked.headers["Access-Control-Allow-Origin"] == "*"
+    narrowed = client(CORS_ORIGINS=[ORIGIN]).get("/openapi.json", headers={"Origin": ORIGIN})
+    assert narrowed.headers["Access-Control-Allow-Origin"] == ORIGIN and "Origin" in narrowed.vary
+
+
 def test_pages_are_not_cross_origin() -> None:
     answer = client().get("/", headers={"Origin": ORIGIN})
     assert "Access-Control-Allow-Origin" not in answer.headers

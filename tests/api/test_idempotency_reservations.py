@@ -91,19 +91,35 @@ def test_how_long_a_reservation_holds_is_a_setting(database_file: str) -> None:
         app.extensions["database"].dispose()
 
 
-@pytest.mark.parametrize("length", [0, 1, 15, 256, 1000])
-def test_a_key_of_the_wrong_length_is_a_422_naming_the_header(
-    client: FlaskClient, length: int
+@pytest.mark.parametrize(
+    "key",
+    [
+        "",
+        "k" * 16,
+        "order-1234-of-table-7",  # guessable: another client could send it too
+        "a2b7c3d4-e5f6-1a7b-8c9d-0e1f2a3b4c5d",  # version 1: a time and a machine, not random
+        "a2b7c3d4e5f64a7b8c9d0e1f2a3b4c5",  # 31 digits
+        "a2b7c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d-",
+    ],
+)
+def test_a_key_that_is_not_a_random_uuid_is_a_422_naming_the_header(
+    client: FlaskClient, key: str
 ) -> None:
-    answer = client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": "k" * length})
+    answer = client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
     assert answer.status_code == 422 and answer.mimetype == PROBLEM
     problem = answer.get_json()
     assert [error["field"] for error in problem["errors"]] == ["Idempotency-Key"]
-    assert "16 to 255" in problem["errors"][0]["message"]
+    assert "UUID" in problem["errors"][0]["message"]
 
 
-@pytest.mark.parametrize("length", [16, 36, 255])
-def test_a_key_of_16_to_255_characters_is_taken(client: FlaskClient, length: int) -> None:
-    key = (uuid.uuid4().hex * 8)[:length]
+@pytest.mark.parametrize(
+    "key",
+    [
+        "9f1c2b7d-5e3a-4c10-8a4b-6f1d2c8e4a8b",
+        "9F1C2B7D-5E3A-4C10-8A4B-6F1D2C8E4A8B",
+        "5e3a4c108a4b6f1d2c8e4a8b9f1c2b7d",  # 128 random bits, as a page without randomUUID
+    ],
+)
+def test_a_random_uuid_is_taken(client: FlaskClient, key: str) -> None:
     answer = client.post("/v1/matches", json=BODY, headers={"Idempotency-Key": key})
     assert answer.status_code == 201

@@ -361,6 +361,14 @@ def test_a_page_asked_for_in_a_language_keeps_it(client: FlaskClient) -> None:
     assert len(etags) == len(i18n.LANGUAGES)
 
 
+def test_the_language_cookie_is_secure_under_https(client: FlaskClient) -> None:
+    plain = client.get("/?lang=de")
+    assert "Secure" not in plain.headers["Set-Cookie"]  # a table's own network, plain HTTP
+    secure = client.get("/?lang=de", base_url="https://rummy.example")
+    cookie = secure.headers["Set-Cookie"]
+    assert "lang=de" in cookie and "Secure" in cookie and "HttpOnly" in cookie
+
+
 def _without_messages(value: Any) -> Any:
     if isinstance(value, dict):
         return {

@@ -581,6 +581,52 @@ def test_every_formula_trigger_is_escaped_in_the_csv(
     assert rows[1][2] == f"'{name}"  # the dealer of round 1
 
 
+#: Names a spreadsheet would split into formulas: on ``;`` (the German, Dutch, Italian and
+#: Norwegian separator), on ``,``, after spaces, in every trigger's form.
+SPLIT_NAMES = [
+    "x;=cmd|' /C calc'!A0;y",
+    "a;@SUM(A1)",
+    "b,=1+1",
+    "c; +1",
+    "d;-2+3;e",
+    "f,\uff1d1",
+]
+
+
+def _formula_cells(text: str, delimiter: str) -> list[str]:
+    """The cells of ``text`` read with ``delimiter`` that a spreadsheet would run: beginning
+    with a trigger (after spaces), and not a plain number."""
+    cells = [cell for row in csv.reader(io.StringIO(text), delimiter=delimiter) for cell in row]
+    triggers = tuple("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+    return [
+        cell
+        for cell in cells
+        if cell.lstrip(" ").startswith(triggers) and re.fullmatch(r"-?[0-9]+", cell) is None
+    ]
+
+
+def test_no_cell_is_a_formula_whatever_the_csv_is_split_on(backend_client: FlaskClient) -> None:
+    created = create(backend_client, players=SPLIT_NAMES, ruleset="shanghai").get_json()
+    results = [{"seat": 0, "went_out": True}] + [
+        {"seat": seat, "points": 5 * seat} for seat in range(1, len(SPLIT_NAMES))
+    ]
+    put_round(backend_client, created, 1, results)
+    answer = backend_client.get(f"/v1/matches/{created['id']}", headers={"Accept": "text/csv"})
+    text = answer.get_data(as_text=True)
+    for delimiter in (",", ";"):
+        assert _formula_cells(text, delimiter) == [], delimiter
+    # Read as it was written, each name is its own with a ' where a cell could have begun.
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][3::2] == [
+        "x;'=cmd|' /C calc'!A0;y",
+        "a;'@SUM(A1)",
+        "b,'=1+1",
+        "c;' +1",
+        "d;'-2+3;e",
+        "f,'\uff1d1",
+    ]
+
+
 @pytest.mark.parametrize("trigger", ["\t", "\r"])
 def test_tab_and_carriage_return_are_escaped_too(trigger: str) -> None:
     """A tab or CR cannot start a name (control characters are refused, and names are trimmed),

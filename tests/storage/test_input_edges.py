@@ -100,6 +100,18 @@ def test_a_body_shorter_than_its_content_length_is_a_400_within_seconds(port: in
     assert answer[3] < 5 + 3, f"answered after {answer[3]:.1f} s"
 
 
+def test_a_body_cut_short_is_refused_in_the_readers_language(port: int) -> None:
+    """The worker answers it before the app sees the request, in the app's words."""
+    german = HEAD.replace(b"Host: x\r\n", b"Host: x\r\nAccept-Language: de-AT\r\n")
+    answer = first_answer(port, german + b"Content-Length: 500\r\n\r\n" + CHECK)
+    problem = a_problem(answer, 400)
+    assert answer[1]["content-language"] == "de"
+    assert (
+        problem["detail"]
+        == "der Inhalt der Anfrage endete vor seiner Content-Length oder stockte 5 s lang"
+    )
+
+
 def test_the_server_answers_others_meanwhile(port: int) -> None:
     stalled = socket.create_connection(("127.0.0.1", port), timeout=20)
     try:

@@ -88,7 +88,7 @@ def _raw(base: str, path: str) -> tuple[int, dict[str, str], str]:
 def test_gunicorn_removes_the_metrics_folder_it_made(start_server: Any, tmp_path: Path) -> None:
     server = start_server(f"sqlite:///{tmp_path / 'c.sqlite3'}", workers=1)
     assert call(server.url, "POST", "/v1/checks/meld", CHECK)[0] == 200
-    found = re.search(r"the workers' metrics are kept in (\S+)", server.log.read_text())
+    found = re.search(r"the workers' metrics are kept in ([^\s\"]+)", server.log.read_text())
     assert found, server.log.read_text()
     folder = Path(found[1])
     assert workers_that_counted(folder)
@@ -108,10 +108,11 @@ def test_one_json_access_line_per_request_on_gunicorns_output(
     call(server.url, "POST", "/v1/checks/meld", CHECK)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
+        # Every line is JSON (gunicorn's own too): the access log's are those with a route.
         lines = [
-            json.loads(line)
-            for line in server.log.read_text().splitlines()
-            if line.startswith('{"time"')
+            record
+            for record in map(json.loads, server.log.read_text().splitlines())
+            if "route" in record
         ]
         if len(lines) >= 4:  # and the readiness probe's
             break
@@ -181,3 +182,60 @@ def test_the_service_purges_on_its_own_after_a_write(start_server: Any, tmp_path
         time.sleep(0.1)
     assert call(server.url, "GET", f"/v1/matches/{fresh['id']}")[0] == 200
     assert "purged 1 sheets untouched since" in server.log.read_text()
+
+
+def test_the_metrics_folder_is_pruned_as_workers_die(start_server: Any, tmp_path: Path) -> None:
+    """Workers killed three times over leave no file behind, and no count is lost."""
+    import os
+    import signal
+    import subprocess
+
+    folder = tmp_path / "metrics"
+    server = start_server(
+        f"sqlite:///{tmp_path / 'k.sqlite3'}", env={"PROMETHEUS_MULTIPROC_DIR": str(folder)}
+    )
+    sent = 0
+    for _ in range(3):
+        assert set(
+            in_parallel(20, lambda: call(server.url, "POST", "/v1/checks/meld", CHECK)[0])
+        ) == {200}
+        sent += 20
+        found = subprocess.run(
+            ["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True, check=True
+        )
+        for pid in found.stdout.split():
+            os.kill(int(pid), signal.SIGKILL)
+        server.wait_ready()
+    files = sorted(p.name for p in folder.glob("*.db"))
+    live = workers_that_counted(folder) - {"archive"}
+    # The live workers' files (each counted the readiness probe at most) and one archive each.
+    assert len(files) <= 2 * (len(live) + 1) + 2, files
+    assert "counter_archive.db" in files and "histogram_archive.db" in files
+    _, _, body = _raw(server.url, "/metrics")
+    meld = {"route": "/v1/checks/meld", "method": "POST", "status": "200"}
+    assert sample(body, "rummy_http_requests_total", **meld) == sent
+
+
+def test_without_redis_the_workers_of_an_instance_share_their_counts(
+    start_server: Any, tmp_path: Path
+) -> None:
+    """The embedded default: two workers, no Redis, one count (an SQLite file of the
+    instance's own, made by gunicorn.conf.py)."""
+    folder = tmp_path / "metrics"
+    server = start_server(
+        f"sqlite:///{tmp_path / 'w.sqlite3'}",
+        env={
+            "RATELIMIT_ENABLED": "1",
+            "RATELIMIT_CREATE": "10 per hour",
+            "PROMETHEUS_MULTIPROC_DIR": str(folder),
+        },
+    )
+    while len(workers_that_counted(folder)) < 2:  # both workers are serving
+        in_parallel(50, lambda: call(server.url, "POST", "/v1/checks/meld", CHECK))
+    answers = in_parallel(30, lambda: call(server.url, "POST", "/v1/matches", SHEET))
+    assert Counter(status for status, _, _ in answers) == {201: 10, 429: 20}
+    # Every answer speaks of the instance's one count: at most 9 left after the first.
+    for status, headers, _ in answers:
+        assert headers["x-ratelimit-limit"] == "10"
+        assert 0 <= int(headers["x-ratelimit-remaining"]) <= (9 if status == 201 else 0)
+    assert (folder / "rate-limits.sqlite3").exists()

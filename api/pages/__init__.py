@@ -14,6 +14,7 @@ Flask app, not on the flask-smorest Api.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from flask import Response, current_app, render_template, request, url_for
@@ -25,7 +26,7 @@ from .. import i18n
 from ..extensions import database
 from ..storage import StorageUnavailable, sheets
 from . import qr
-from .assets import PagesBlueprint
+from .assets import Encoded, PagesBlueprint, encoded
 from .texts import family_name, gettext, ngettext, rank_names, script_texts, suit_names
 
 blp = PagesBlueprint(
@@ -45,6 +46,10 @@ RUN_WILDS_PER_CARDS = 4
 BLANK_SHEET_SEATS = 8
 #: How long the language a reader chose on a page is kept: a year, like any preference.
 LANGUAGE_MAX_AGE = 365 * 24 * 3600
+#: The colours of the header and of the page in light (pages.css's --tint and --paper): the
+#: manifest's, and the colour a phone paints around the page.
+THEME_COLOUR = "#eef2f7"
+BACKGROUND_COLOUR = "#ffffff"
 #: A share link's QR code never changes for its sheet; a day in a phone's cache is plenty.
 QR_MAX_AGE = 24 * 3600
 
@@ -57,6 +62,7 @@ def page_globals() -> dict[str, Any]:
         "words": i18n.words().text,
         "contract_text": contract_text,
         "asset_url": blp.asset_url,
+        "module_preloads": blp.module_preloads,
         "lang": language(),
         "languages": i18n.NAMES,
         "texts": script_texts,
@@ -75,13 +81,20 @@ def contract_text(contract: Contract, family: str) -> str:
     return words.remember(("contract", contract), lambda: words.phrase(contract.words))
 
 
+#: What this blueprint answers the same whatever the language cookie says.
+SAME_IN_EVERY_LANGUAGE = {"pages.static", "pages.service_worker", "pages.manifest"}
+
+
 @blp.after_request
 def keep_language(response: Response) -> Response:
     """A page asked for in a language (``?lang=``, the language switch) stays in it: the
     choice is kept in a cookie the later pages read (:func:`api.i18n.choose`)."""
-    # The language switch's cookie chooses the page's language. A page from memory has no
-    # Vary yet: said as it is, without werkzeug's parse of an empty set.
-    if "Vary" in response.headers:
+    # The language switch's cookie chooses the page's language (and nothing else's: a static
+    # file, the service worker and the manifest are the same whatever the cookie). A page
+    # from memory may have no Vary yet: said as it is, without werkzeug's parse of an empty set.
+    if request.endpoint in SAME_IN_EVERY_LANGUAGE:
+        pass
+    elif "Vary" in response.headers:
         response.vary.add("Cookie")
     else:
         response.headers["Vary"] = "Cookie"
@@ -96,8 +109,9 @@ def keep_language(response: Response) -> Response:
 
 
 #: Rendered pages by template, mount point, language and what else the page shows; a page is
-#: the same for every request that shares these, so it is rendered once per process.
-_RENDERED: dict[tuple[str, ...], tuple[bytes, str]] = {}
+#: the same for every request that shares these, so it is rendered (and compressed) once per
+#: process.
+_RENDERED: dict[tuple[str, ...], Encoded] = {}
 
 
 def page(
@@ -108,7 +122,8 @@ def page(
     keep: bool = True,
     **context: Any,
 ) -> Response:
-    """A rendered page with an ETag of its body; a phone that already has it gets a 304.
+    """A rendered page with an ETag of its body, compressed when the browser accepts it; a
+    phone that already has it gets a 304.
 
     ``key`` names what, besides the template, the language and the mount point, the page
     depends on: no page shows anything else of the request, so it is rendered once and
@@ -122,17 +137,13 @@ def page(
         if not keep:
             context.setdefault("query_kept", request.args.to_dict())
         body = render_template(template, **context).encode()
-        kept = (body, f'"{hashlib.blake2b(body, digest_size=12).hexdigest()}"')
+        kept = encoded(body, "text/html", once=not keep)
         if keep and not current_app.debug:
             _RENDERED[cache_key] = kept
-    body, etag = kept
     if status != 200:
-        return Response(body, status=status, mimetype="text/html")
-    # A page has no ranges and no dates: its ETag is all make_conditional would look at.
-    headers = {"ETag": etag, "Cache-Control": "no-cache"}
-    if request.if_none_match.contains(etag.strip('"')):
-        return Response(status=304, headers=headers)
-    return Response(body, headers=headers, mimetype="text/html")
+        return kept.answer(status=status)
+    # A page has no ranges and no dates: its ETag is all a browser revalidates by.
+    return kept.answer({"Cache-Control": "no-cache"})
 
 
 def tables_text(ruleset: Ruleset) -> list[str]:
@@ -233,6 +244,68 @@ def blank_sheet(ruleset_id: str) -> Response:
         family_name=family_name,
         tables_text=tables_text,
     )
+
+
+#: The service worker and the manifest, by mount point (and language): made once per process.
+_APP_FILES: dict[tuple[str, ...], Encoded] = {}
+
+
+@blp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker that keeps the pages and their files for a phone with no network
+    (``templates/sw.js``). Served from the root, so that it may serve every page; its text
+    names every static file by its digest, so any changed file makes a new worker, which the
+    browser installs in place of the old one (it checks at each visit: ``no-cache``)."""
+    files = [blp.asset_url(asset.name) for asset in blp.assets.all()]
+    version = hashlib.blake2b("\n".join(files).encode(), digest_size=8).hexdigest()
+    key = ("sw.js", request.script_root, version)
+    kept = None if current_app.debug else _APP_FILES.get(key)
+    if kept is None:
+        body = render_template("sw.js", version=version, files=files, root=request.script_root)
+        kept = _APP_FILES[key] = encoded(body.encode(), "text/javascript; charset=utf-8")
+    return kept.answer({"Cache-Control": "no-cache"})
+
+
+@blp.get("/manifest/<code>.webmanifest")
+def manifest(code: str) -> Response:
+    """The web app manifest, in the language of the page that links it: what a phone needs to
+    install the pages as an app of the home screen, opening on the start page."""
+    if code not in i18n.LANGUAGES:
+        raise NotFound()
+    key = ("manifest", request.script_root, code)
+    kept = None if current_app.debug else _APP_FILES.get(key)
+    if kept is None:
+        name = i18n.language(None, code).text("Rummy referee")
+        start_url = url_for("pages.start")
+        icon = blp.asset_url
+        document = {
+            "id": start_url,
+            "name": name,
+            "short_name": name,
+            "lang": code,
+            "dir": "ltr",
+            "start_url": start_url,
+            "scope": start_url,
+            "display": "standalone",
+            # The header's colour and the page's, in light: what the phone shows around the
+            # app and while it opens.
+            "theme_color": THEME_COLOUR,
+            "background_color": BACKGROUND_COLOUR,
+            "icons": [
+                {"src": icon("icon-192.png"), "sizes": "192x192", "type": "image/png"},
+                {"src": icon("icon-512.png"), "sizes": "512x512", "type": "image/png"},
+                {
+                    "src": icon("icon-maskable-512.png"),
+                    "sizes": "512x512",
+                    "type": "image/png",
+                    "purpose": "maskable",
+                },
+                {"src": icon("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            ],
+        }
+        body = json.dumps(document, ensure_ascii=False, indent=1).encode()
+        kept = _APP_FILES[key] = encoded(body, "application/manifest+json")
+    return kept.answer({"Cache-Control": "no-cache"})
 
 
 # The referee's pages and the rules of a ruleset are views of this blueprint too.

@@ -196,12 +196,18 @@ def sheet(match_id: str) -> Response:
         found = True  # the page's script asks the API, which says what is wrong
     if not found:
         return page("not_found.html", key=("sheet",), status=404, sheet=True)
-    return page(
+    answer = page(
         "sheet.html",
         matches=MATCHES,
         ranks=rank_names(),
         suits=suit_names(),
     )
+    # The page's script asks the API for the sheet as soon as it runs; on a slow network the
+    # browser may ask while it fetches the scripts instead (the body stays the same for every
+    # sheet: only this header names it).
+    data = f"{request.script_root}{MATCHES}/{match_id}"
+    answer.headers["Link"] = f"<{data}>; rel=preload; as=fetch; crossorigin"
+    return answer
 
 
 @blp.get("/m/<match_id>/qr.svg")

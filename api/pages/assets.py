@@ -241,5 +241,5 @@ class PagesBlueprint(Blueprint):
         """The versioned address of every module imported by the module scripts ``markup``
         loads (a page's scripts block): what the page lists for the browser to fetch at once."""
         prefix = re.escape(url_for(f"{self.name}.static", filename=""))
-        entries = re.findall(prefix + r'([\w.-]+\.js)\?v=', markup)
+        entries = re.findall(prefix + r"([\w.-]+\.js)\?v=", markup)
         return [self.asset_url(name) for name in self.assets.graph(entries)]

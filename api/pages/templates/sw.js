@@ -87,7 +87,12 @@ async function keepPage(pages, url, request = url.href) {
         if (keptPath !== null && SHEET.test(keptPath)) await pages.delete(kept);
       }
     }
-    await pages.put(pageKey(url), answer.clone());
+    // Kept without its Link header: a sheet page's names its own sheet's data to preload,
+    // and the kept copy serves every sheet.
+    const headers = new Headers(answer.headers);
+    headers.delete("Link");
+    const body = await answer.clone().arrayBuffer();
+    await pages.put(pageKey(url), new Response(body, { status: answer.status, headers }));
   }
   return answer;
 }

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, render_template, request, url_for
@@ -89,15 +93,15 @@ SAME_IN_EVERY_LANGUAGE = {"pages.static", "pages.service_worker", "pages.manifes
 def keep_language(response: Response) -> Response:
     """A page asked for in a language (``?lang=``, the language switch) stays in it: the
     choice is kept in a cookie the later pages read (:func:`api.i18n.choose`)."""
-    # The language switch's cookie chooses the page's language (and nothing else's: a static
-    # file, the service worker and the manifest are the same whatever the cookie). A page
-    # from memory may have no Vary yet: said as it is, without werkzeug's parse of an empty set.
-    if request.endpoint in SAME_IN_EVERY_LANGUAGE:
-        pass
-    elif "Vary" in response.headers:
-        response.vary.add("Cookie")
-    else:
-        response.headers["Vary"] = "Cookie"
+    # The language switch's cookie chooses the page's language, as the browser's languages
+    # do (and nothing else's: a static file, the service worker and the manifest are the same
+    # whatever the cookie). Said as a string, without werkzeug's parse and rewrite of the Vary
+    # set, which costs more than answering a page from memory (api.i18n then finds
+    # Accept-Language already said).
+    if request.endpoint not in SAME_IN_EVERY_LANGUAGE:
+        vary = response.headers.get("Vary")
+        by_language = "Cookie, Accept-Language"
+        response.headers["Vary"] = f"{vary}, {by_language}" if vary else by_language
     if not request.environ.get("QUERY_STRING"):
         return response  # nothing asked for: the language came from the cookie or the header
     wanted = i18n.ours(request.args.get("lang"))
@@ -120,6 +124,7 @@ def page(
     key: tuple[str, ...] = (),
     status: int = 200,
     keep: bool = True,
+    made: Callable[[], dict[str, Any]] | None = None,
     **context: Any,
 ) -> Response:
     """A rendered page with an ETag of its body, compressed when the browser accepts it; a
@@ -129,13 +134,16 @@ def page(
     depends on: no page shows anything else of the request, so it is rendered once and
     answered from memory after (except in debug mode, where templates change as one works).
     A page made from whatever its address says (``keep=False``: a house ruleset's rules) is
-    rendered for each request instead, and its language links keep its query.
+    rendered for each request instead, and its language links keep its query. ``made``
+    gives what else the template needs, asked for only when the page is rendered.
     """
     cache_key = (template, request.script_root, language(), *key)
     kept = None if current_app.debug or not keep else _RENDERED.get(cache_key)
     if kept is None:
         if not keep:
             context.setdefault("query_kept", request.args.to_dict())
+        if made is not None:
+            context.update(made())
         body = render_template(template, **context).encode()
         kept = encoded(body, "text/html", once=not keep)
         if keep and not current_app.debug:
@@ -180,6 +188,34 @@ def start() -> Response:
     )
 
 
+class SeenSheets:
+    """The sheets this process found stored in the last minute: the phones of a table open
+    one sheet's page again and again (each phone, each reload, the view link), and the page
+    is the same for every sheet, so only the first of them asks the database whether it is
+    there. A sheet deleted meanwhile still gets its page for that minute, whose script then
+    says it is gone, as it does for a sheet deleted while its page is open."""
+
+    def __init__(self, seconds: float = 60, most: int = 4096) -> None:
+        self.seconds = seconds
+        self.most = most
+        self._seen: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()  # a worker's threads note sheets at once
+
+    def recently(self, sheet_id: str) -> bool:
+        seen = self._seen.get(sheet_id)
+        return seen is not None and time.monotonic() - seen < self.seconds
+
+    def saw(self, sheet_id: str) -> None:
+        with self._lock:
+            self._seen[sheet_id] = time.monotonic()
+            self._seen.move_to_end(sheet_id)
+            while len(self._seen) > self.most:
+                self._seen.popitem(last=False)
+
+
+_SEEN_SHEETS = SeenSheets()
+
+
 @blp.get("/m/<match_id>")
 def sheet(match_id: str) -> Response:
     """One match sheet; its script reads it from the API and, with the edit token, writes it.
@@ -189,18 +225,23 @@ def sheet(match_id: str) -> Response:
     """
     if qr.SHEET_ID.match(match_id) is None:
         return page("not_found.html", key=("sheet",), status=404, sheet=True)
-    try:
-        with database.transaction() as connection:
-            found = sheets.exists(connection, match_id)
-    except StorageUnavailable:
-        found = True  # the page's script asks the API, which says what is wrong
+    if not _SEEN_SHEETS.recently(match_id):
+        try:
+            with database.transaction() as connection:
+                found = sheets.exists(connection, match_id)
+        except StorageUnavailable:
+            found = True  # the page's script asks the API, which says what is wrong
+        else:
+            if found:
+                _SEEN_SHEETS.saw(match_id)
+    else:
+        found = True
     if not found:
         return page("not_found.html", key=("sheet",), status=404, sheet=True)
     answer = page(
         "sheet.html",
         matches=MATCHES,
-        ranks=rank_names(),
-        suits=suit_names(),
+        made=lambda: {"ranks": rank_names(), "suits": suit_names()},
     )
     # The page's script asks the API for the sheet as soon as it runs; on a slow network the
     # browser may ask while it fetches the scripts instead (the body stays the same for every

@@ -155,18 +155,6 @@ def test_pages_opened_once_open_again_with_no_network(phones: Any, server: str) 
     assert phone.problems == []
 
 
-def test_a_changed_file_makes_a_new_worker(server: str) -> None:
-    """The worker's text names every static file by its digest (the browser compares the
-    worker byte for byte: any change installs the new one), and is revalidated each visit."""
-    with urllib.request.urlopen(f"{server}/sw.js") as answer:
-        worker = answer.read().decode()
-        assert answer.headers["Cache-Control"] == "no-cache"
-        assert answer.headers["Content-Type"].startswith("text/javascript")
-    static = Path(__file__).resolve().parents[2] / "api" / "pages" / "static"
-    for path in static.iterdir():
-        assert f'"/assets/{path.name}?v=' in worker, path.name
-
-
 # --- the screen kept on --------------------------------------------------------------------------
 
 #: Counts each request for a wake lock, and keeps each lock the browser grants.

@@ -245,9 +245,13 @@ def sheet(match_id: str) -> Response:
     )
     # The page's script asks the API for the sheet as soon as it runs; on a slow network the
     # browser may ask while it fetches the scripts instead (the body stays the same for every
-    # sheet: only this header names it).
-    data = f"{request.script_root}{MATCHES}/{match_id}"
-    answer.headers["Link"] = f"<{data}>; rel=preload; as=fetch; crossorigin"
+    # sheet: only this header names it). The browser asks in its own languages, not in the
+    # page's (the script's request says the page's): so only where the two agree, else the
+    # sheet's words would come in the wrong language.
+    browsers = i18n.choose(request.environ.get("HTTP_ACCEPT_LANGUAGE", ""))
+    if browsers == language():
+        data = f"{request.script_root}{MATCHES}/{match_id}"
+        answer.headers["Link"] = f"<{data}>; rel=preload; as=fetch; crossorigin"
     return answer
 
 
@@ -303,8 +307,11 @@ def service_worker() -> Response:
     (``templates/sw.js``). Served from the root, so that it may serve every page; its text
     names every static file by its digest, so any changed file makes a new worker, which the
     browser installs in place of the old one (it checks at each visit: ``no-cache``)."""
-    files = [blp.asset_url(asset.name) for asset in blp.assets.all()]
-    version = hashlib.blake2b("\n".join(files).encode(), digest_size=8).hexdigest()
+    every = [blp.asset_url(asset.name) for asset in blp.assets.all()]
+    version = hashlib.blake2b("\n".join(every).encode(), digest_size=8).hexdigest()
+    # The app's PNG icons are for the phone's launcher, which keeps its own copy: no page
+    # needs them offline.
+    files = [url for url in every if ".png?" not in url]
     key = ("sw.js", request.script_root, version)
     kept = None if current_app.debug else _APP_FILES.get(key)
     if kept is None:

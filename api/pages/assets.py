@@ -23,9 +23,11 @@ import gzip
 import hashlib
 import mimetypes
 import re
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 
 import brotli
 from flask import Blueprint, Request, Response, request, url_for
@@ -33,6 +35,8 @@ from werkzeug.exceptions import NotFound
 from werkzeug.http import parse_accept_header
 
 ONE_YEAR = 365 * 24 * 3600
+#: How long the static folder is taken to be as it was last looked at.
+LOOK_AGAIN_SECONDS = 1.0
 
 #: The encodings a text is sent in, best first, with how each is made: at its best level for
 #: what is kept (a static file, a page the same for every request), since that is done once;
@@ -148,22 +152,29 @@ class Asset:
 class Assets:
     """Every file of a static folder, as served; read again when any file of it changes."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, look_again: float = LOOK_AGAIN_SECONDS) -> None:
         self.folder = folder
+        self.look_again = look_again
         self._seen: tuple[tuple[str, int, int], ...] = ()
         self._files: dict[str, Asset] = {}
+        self._looked: float | None = None
 
     def _look(self) -> dict[str, Asset]:
-        listing = tuple(
-            sorted(
-                (path.name, path.stat().st_mtime_ns, path.stat().st_size)
-                for path in self.folder.iterdir()
-                if path.is_file()
-            )
-        )
-        if listing != self._seen:
-            self._files = self._read({name for name, _, _ in listing})
-            self._seen = listing
+        # The folder is looked at again at most once a second: a page, the worker and the
+        # manifest each ask for many files' addresses at once.
+        now = time.monotonic()
+        if self._looked is not None and now - self._looked < self.look_again:
+            return self._files
+        listing = []
+        for path in self.folder.iterdir():
+            stat = path.stat()
+            if S_ISREG(stat.st_mode):
+                listing.append((path.name, stat.st_mtime_ns, stat.st_size))
+        seen = tuple(sorted(listing))
+        if seen != self._seen:
+            self._files = self._read({name for name, _, _ in seen})
+            self._seen = seen
+        self._looked = now
         return self._files
 
     def _read(self, names: set[str]) -> dict[str, Asset]:

@@ -393,8 +393,11 @@ def test_each_page_preloads_its_whole_module_graph(
 
 def test_a_sheet_page_names_its_sheets_data_to_preload(client: FlaskClient, page_path: Any) -> None:
     path = page_path("/m/<sheet>")
-    answer = get(client, path)
+    answer = get(client, path, headers={"Accept-Language": "de"})
     assert answer.headers["Link"] == f"</v1/matches/{path[3:]}>; rel=preload; as=fetch; crossorigin"
+    # A page in another language than the browser's: the browser's preload would bring the
+    # sheet in its own languages, so there is none.
+    assert "Link" not in get(client, f"{path}?lang=nl", headers={"Accept-Language": "de"}).headers
 
 
 def test_a_changed_file_makes_a_new_worker(
@@ -404,12 +407,19 @@ def test_a_changed_file_makes_a_new_worker(
     the other modules import) gives new addresses, so the browser installs a new worker."""
     static = tmp_path / "static"
     shutil.copytree(STATIC, static)
-    monkeypatch.setattr(blp, "_assets", Assets(static))
+    monkeypatch.setattr(blp, "_assets", Assets(static, look_again=0), raising=False)
     before = get(client, "/sw.js")
     assert before.headers["Cache-Control"] == "no-cache"
     worker = before.get_data(as_text=True)
     for path in static.iterdir():
-        assert f'"{asset_url(client, path.name)}"' in worker
+        # Every file the pages use is fetched when the worker installs (the launcher's icons
+        # are not: the phone keeps its own copy).
+        listed = f'"{asset_url(client, path.name)}"' in worker
+        assert listed == (path.suffix != ".png"), path.name
+    with (static / "icon-192.png").open("ab") as icon:
+        icon.write(b"\0")
+    assert get(client, "/sw.js").get_data(as_text=True) != worker
+    worker = get(client, "/sw.js").get_data(as_text=True)
     with (static / "common.js").open("a") as common:
         common.write("// changed\n")
     changed = get(client, "/sw.js").get_data(as_text=True)

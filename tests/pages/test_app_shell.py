@@ -338,30 +338,31 @@ A4_LANDSCAPE = (297 * MM, 210 * MM)
 MARGIN = 10 * MM
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(PRESETS))
-def test_the_blank_sheet_fills_one_landscape_page(
-    phones: Any, server: str, output: Path, ruleset_id: str
-) -> None:
-    phone = phones(1280)
-    page = phone.page()
-    page.goto(f"{server}/rulesets/{ruleset_id}/sheet")
-    printed = output / f"blank-sheet-{ruleset_id}.pdf"
-    page.pdf(path=str(printed), prefer_css_page_size=True)
-    assert pdf_pages(printed) == 1
-    assert b"/MediaBox [0 0 841.91998 594.95996]" in printed.read_bytes()  # A4 landscape
-
-    # Laid out as on paper: the table spans the page between its margins, and fills most of
-    # its height below the title.
+def test_the_blank_sheet_fills_one_landscape_page(phones: Any, server: str, output: Path) -> None:
+    """Every preset's blank sheet (six to nine rounds), printed: one A4 page, landscape, the
+    table spanning it between the margins and filling most of its height, every round's row
+    tall enough to write a score in."""
+    page = phones(1280).page()
     width, height = A4_LANDSCAPE
-    page.set_viewport_size({"width": round(width - 2 * MARGIN), "height": round(height)})
+    # Laid out as on paper: print media, in a window as wide as the page between its margins.
     page.emulate_media(media="print")
-    table = page.locator(".blank-sheet").bounding_box()
-    assert table is not None
-    assert table["width"] >= 0.98 * (width - 2 * MARGIN)
-    assert table["height"] >= 0.8 * (height - 2 * MARGIN)
-    assert table["y"] + table["height"] <= height - 2 * MARGIN
-    rows = page.locator(".blank-sheet tbody tr").all()
-    assert len(rows) == len(PRESETS[ruleset_id].rounds)
-    for row in rows:
-        box = row.bounding_box()
-        assert box is not None and box["height"] >= 12 * MM  # room to write a score in
+    page.set_viewport_size({"width": round(width - 2 * MARGIN), "height": round(height)})
+    for ruleset_id, ruleset in PRESETS.items():
+        page.goto(f"{server}/rulesets/{ruleset_id}/sheet")
+        printed = output / f"blank-sheet-{ruleset_id}.pdf"
+        page.pdf(path=str(printed), prefer_css_page_size=True)
+        assert pdf_pages(printed) == 1, ruleset_id
+        assert b"/MediaBox [0 0 841.91998 594.95996]" in printed.read_bytes()  # A4 landscape
+        table = page.locator(".blank-sheet").bounding_box()
+        assert table is not None
+        assert table["width"] >= 0.98 * (width - 2 * MARGIN), ruleset_id
+        assert table["height"] >= 0.8 * (height - 2 * MARGIN), ruleset_id
+        assert table["y"] + table["height"] <= height - 2 * MARGIN, ruleset_id
+        rows = page.locator(".blank-sheet tbody tr").all()
+        assert len(rows) == len(ruleset.rounds)
+        heights = set()
+        for row in rows:
+            box = row.bounding_box()
+            assert box is not None and box["height"] >= 12 * MM, ruleset_id  # room to write
+            heights.add(round(box["height"]))
+        assert max(heights) - min(heights) <= 1, f"{ruleset_id}: rows of unequal height"

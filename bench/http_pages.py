@@ -1,13 +1,19 @@
 """Benchmark: the start page and the sheet page over HTTP, against a bare Flask view.
 
 Starts, in one go, the project (``gunicorn -w 2 wsgi:app``) and a bare Flask app (also
-``gunicorn -w 2``) whose views answer a constant HTML string exactly as long as each page, each
-on a free loopback port, and drives them alternately with ``wrk``. Prints each one's requests
-per second (the median of the rounds) and, per page, the ratio: the median of the rounds'
-ratios. The goal is at least 0.70: rendering a page's template costs less than a third of what
-serving that many bytes costs anyway. Then prints each page's weight with everything it loads.
+``gunicorn -w 2``) whose views answer, as constants, the very bytes the project sends for each
+page, compressed as the project compresses it, each on a free loopback port, and drives them
+alternately with ``wrk``, asking as a browser over HTTPS asks (``Accept-Encoding: gzip,
+deflate, br, zstd``). Prints each one's requests per second (the median of the rounds) and, per
+page, the ratio: the median of the rounds' ratios. The goal is at least 0.70: finding a page
+(rendered and compressed once per process) costs less than a third of what serving that many
+bytes costs anyway. Then prints each page's weight with everything it loads, as sent.
 
-    .venv/bin/python bench/http_pages.py [--seconds 5] [--rounds 5] [--connections 32]
+    .venv/bin/python bench/http_pages.py [--seconds 5] [--rounds 5] [--connections 32] [--ops]
+
+``--ops`` serves the project a third time with the access log, the metrics and the rate
+limits off (``ACCESS_LOG=0 METRICS=0 RATELIMIT_ENABLED=0``), so one run shows what they cost
+a page (a page from memory costs little else, so they are much of what is left).
 
 Needs ``wrk`` (Debian: ``apt-get install wrk``). Only loopback addresses are used, and every
 run is bounded in time; the servers are stopped at the end, whatever happens.
@@ -21,36 +27,51 @@ import re
 import statistics
 import tempfile
 import urllib.request
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
-from flask import Flask
-from harness import alternate, gunicorn, print_rates, wrk_arguments, wrk_options
+from flask import Flask, Response
+from harness import OPS_OFF, alternate, gunicorn, print_rates, wrk_arguments, wrk_options
 
 GOAL = 0.70
-LUA = 'wrk.method = "GET"\nwrk.headers["Accept"] = "text/html"\n'
-#: Environment variables that tell the bare app how long each page is.
-SIZES = {"/": "BENCH_START_BYTES", "/m/sheet": "BENCH_SHEET_BYTES"}
+#: What a browser asks with over HTTPS (over plain HTTP it leaves out br and zstd).
+ACCEPT_ENCODING = "gzip, deflate, br, zstd"
+LUA = (
+    'wrk.method = "GET"\nwrk.headers["Accept"] = "text/html"\n'
+    f'wrk.headers["Accept-Encoding"] = "{ACCEPT_ENCODING}"\n'
+)
+#: Environment variables naming the files that hold each page as the project sends it.
+BODIES = {"/": "BENCH_START_BODY", "/m/sheet": "BENCH_SHEET_BODY"}
+ENCODING = "BENCH_ENCODING"
 
 
 def make_bare_app() -> Flask:
-    """The baseline: views answering a constant page of the project's pages' sizes
-    (``gunicorn 'http_pages:make_bare_app()'``)."""
+    """The baseline: views answering, as constants, the bytes the project sends for its pages,
+    with the same Content-Encoding (``gunicorn 'http_pages:make_bare_app()'``)."""
     app = Flask("bare_pages")
+    headers = {"Content-Encoding": os.environ[ENCODING], "Vary": "Accept-Encoding"}
 
-    def constant(size: int) -> str:
-        head = "<!doctype html><title>bare</title>"
-        return head + "x" * (size - len(head))
+    def constant(variable: str) -> Callable[..., Response]:
+        body = Path(os.environ[variable]).read_bytes()
+        return lambda **_: Response(body, headers=headers, mimetype="text/html")
 
-    start = constant(int(os.environ[SIZES["/"]]))
-    sheet = constant(int(os.environ[SIZES["/m/sheet"]]))
-    app.add_url_rule("/", "start", lambda: start)
-    app.add_url_rule("/m/<match_id>", "sheet", lambda match_id: sheet)
+    app.add_url_rule("/", "start", constant(BODIES["/"]))
+    app.add_url_rule("/m/<match_id>", "sheet", constant(BODIES["/m/sheet"]))
     return app
 
 
 def _get(url: str) -> urllib.request.Request:
     return urllib.request.Request(url, headers={"Accept": "text/html"})
+
+
+def _sent(url: str) -> tuple[bytes, str]:
+    """A page as the project sends it to a browser: its body, compressed, and the encoding."""
+    request = urllib.request.Request(
+        url, headers={"Accept": "text/html", "Accept-Encoding": ACCEPT_ENCODING}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return bytes(answer.read()), str(answer.headers.get("Content-Encoding", "identity"))
 
 
 def _new_sheet(url: str) -> str:
@@ -71,24 +92,32 @@ def _read(url: str) -> bytes:
 
 
 def weight(url: str, path: str) -> int:
-    """A page's bytes with its styles, scripts (and the modules they import) and images."""
+    """A page's bytes as sent (compressed), with its styles, scripts (and the modules they
+    import), images and manifest."""
     page = _read(url + path)
     seen: set[str] = set()
-    total = len(page)
-    links = re.findall(rb'(?:src|href)="(/(?:assets|m)/[^"]+)"', page)
+    total = len(_sent(url + path)[0])
+    links = re.findall(rb'(?:src|href)="(/(?:assets|m|manifest)/[^"]+)"', page)
     while links:
-        link = links.pop().decode()
+        link = links.pop().decode().replace("&amp;", "&")
         if link in seen:
             continue
         seen.add(link)
-        body = _read(url + link.replace("&amp;", "&"))
-        total += len(body)
-        links += [b"/assets/" + name for name in re.findall(rb'from "\./([\w.-]+\.js)"', body)]
+        total += len(_sent(url + link)[0])
+        body = _read(url + link)
+        modules = re.findall(rb'from "\./([\w.-]+\.js(?:\?v=\w+)?)"', body)
+        links += [b"/assets/" + name for name in modules]
     return total
 
 
 def main() -> None:
-    args = wrk_arguments(wrk_options(__doc__, rounds=5, rounds_help="runs per server and page"))
+    parser = wrk_options(__doc__, rounds=5, rounds_help="runs per server and page")
+    parser.add_argument(
+        "--ops",
+        action="store_true",
+        help="also serve the project without access log, metrics and rate limits",
+    )
+    args = wrk_arguments(parser)
 
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -99,10 +128,14 @@ def main() -> None:
             gunicorn("project", "wsgi:app", lambda url: _get(url + "/"), env=database)
         )
         paths = {"start page": "/", "sheet page": f"/m/{_new_sheet(project)}"}
-        sizes = {
-            SIZES["/"]: str(len(_read(project + paths["start page"]))),
-            SIZES["/m/sheet"]: str(len(_read(project + paths["sheet page"]))),
-        }
+        bodies: dict[str, str] = {}
+        encodings = set()
+        for path, variable in zip(paths.values(), BODIES.values(), strict=True):
+            body, encoding = _sent(project + path)
+            encodings.add(encoding)
+            (workdir / variable).write_bytes(body)
+            bodies[variable] = str(workdir / variable)
+        (encoding,) = encodings
         bare = stack.enter_context(
             gunicorn(
                 "bare",
@@ -110,25 +143,34 @@ def main() -> None:
                 lambda url: _get(url + "/"),
                 "--pythonpath",
                 "bench",
-                env=sizes,
+                env={**bodies, ENCODING: encoding},
             )
         )
         servers = {"project": project, "bare": bare}
+        if args.ops:
+            servers["no-ops"] = stack.enter_context(
+                gunicorn(
+                    "no-ops", "wsgi:app", lambda url: _get(url + "/"), env={**database, **OPS_OFF}
+                )
+            )
         print(f"GET the pages, gunicorn -w 2 each, wrk -c {args.connections}")
         for page, path in paths.items():
             targets = {name: (url + path, str(script)) for name, url in servers.items()}
             results = alternate(targets, args.rounds, args.seconds, args.connections)
             # Each round's ratio compares two runs seconds apart, so a slow drift in what else
             # the machine is doing cancels out.
-            ratios = [p / b for p, b in zip(results["project"], results["bare"], strict=True)]
-            ratio = statistics.median(ratios)
             size = len(_read(project + path))
+            sent, encoding = _sent(project + path)
             shown = "/m/<id>" if path.startswith("/m/") else path
-            print(f"{page} (GET {shown}, {size} bytes)")
+            print(f"{page} (GET {shown}, {size} bytes, sent as {len(sent)} bytes of {encoding})")
             print_rates(results)
-            each = ", ".join(f"{r:.2f}" for r in ratios)
-            print(f"  ratio    {ratio:8.2f}  (rounds: {each})")
-            print(f"  goal >= {GOAL:.2f}: {'met' if ratio >= GOAL else 'NOT met'}")
+            for name in [name for name in servers if name != "bare"]:
+                ratios = [p / b for p, b in zip(results[name], results["bare"], strict=True)]
+                ratio = statistics.median(ratios)
+                each = ", ".join(f"{r:.2f}" for r in ratios)
+                print(f"  {name + ' / bare':16} {ratio:5.2f}  (rounds: {each})")
+                if name == "project":
+                    print(f"  goal >= {GOAL:.2f}: {'met' if ratio >= GOAL else 'NOT met'}")
         # The sheet page also reads the sheet itself from the API (a new one: it grows by
         # about 0.4 KB a round played).
         with urllib.request.urlopen(project + "/v1/matches" + paths["sheet page"][2:]) as answer:
@@ -136,7 +178,7 @@ def main() -> None:
         for page, path in paths.items():
             total = weight(project, path) + (sheet_json if page == "sheet page" else 0)
             verdict = "under" if total < 100 * 1024 else "NOT under"
-            print(f"{page}: {total} bytes with everything it loads ({verdict} 100 KB)")
+            print(f"{page}: {total} bytes sent with everything it loads ({verdict} 100 KB)")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,10 @@ def new_sheet(server: str) -> str:
         return str(json.load(answer)["id"])
 
 
-@pytest.mark.parametrize("path", ["/docs", "/", "/rulesets/liverpool/sheet", "/m/{sheet}"])
+@pytest.mark.parametrize(
+    "path",
+    ["/docs", "/", "/rulesets/liverpool/sheet", "/m/{sheet}", "/check", "/rulesets/liverpool"],
+)
 def test_the_page_loads_under_the_policy(phones: Any, server: str, output: Path, path: str) -> None:
     phone = phones(1024, 800)
     page = phone.page()
@@ -45,9 +48,19 @@ def test_the_page_loads_under_the_policy(phones: Any, server: str, output: Path,
         assert page.locator(".opblock").count() > 10
     else:
         page.wait_for_load_state("networkidle")
+        # The service worker, registered by every page, is allowed by the policy too (a
+        # refusal would be a console error) and takes the page over.
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.screenshot(
         path=str(output / f"policy{path.replace('/', '-').replace('{sheet}', 'sheet')}.png")
     )
     assert violations == []
     assert phone.problems == []
     assert phone.foreign_requests() == []
+
+
+def test_the_worker_and_the_manifest_carry_the_policy(server: str) -> None:
+    for path in ("/sw.js", "/manifest/en.webmanifest"):
+        with urllib.request.urlopen(server + path, timeout=10) as answer:
+            assert answer.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+            assert answer.headers["X-Content-Type-Options"] == "nosniff"

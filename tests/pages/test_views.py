@@ -3,15 +3,21 @@ what a Content-Security-Policy will demand of the markup, and the weight of each
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import brotli
 import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from api.pages import SeenSheets, blp
+from api.pages.assets import Assets
 from api.pages.texts import script_texts
 from rules import PRESETS
 
@@ -123,33 +129,52 @@ def test_no_static_file_outside_its_folder(client: FlaskClient) -> None:
     assert get(client, "/assets/missing.js").status_code == 404
 
 
-def _with_imports(client: FlaskClient, link: str, seen: set[str]) -> int:
-    """The bytes of a file and, for a script, of every module it imports."""
-    path = link.split("?")[0]
-    if path in seen:
-        return 0
-    seen.add(path)
+#: How a browser asks for a file over plain HTTP: gzip, not Brotli (which browsers ask for over
+#: HTTPS only), so a page's weight is counted as the larger of the two.
+BROWSER_ENCODINGS = {"Accept-Encoding": "gzip, deflate"}
+#: What a phone parses, whatever the wire carried: kept in bounds too.
+MOST_UNCOMPRESSED_BYTES = 200 * 1024
+
+
+def _with_imports(client: FlaskClient, link: str, seen: set[str]) -> tuple[int, int]:
+    """The bytes sent (compressed) and the bytes as they are, of a file and, for a script, of
+    every module it imports."""
+    if link in seen:
+        return 0, 0
+    seen.add(link)
+    sent = get(client, link, headers=BROWSER_ENCODINGS)
+    assert sent.status_code == 200, link
     body = get(client, link).data
-    total = len(body)
-    if path.endswith(".js"):
-        for name in re.findall(rb'from "\./([\w.-]+\.js)"', body):
-            total += _with_imports(client, f"/assets/{name.decode()}", seen)
+    total = (len(sent.data), len(body))
+    if link.split("?")[0].endswith(".js"):
+        for name in re.findall(rb'from "\./([\w.-]+\.js(?:\?v=\w+)?)"', body):
+            more = _with_imports(client, f"/assets/{name.decode()}", seen)
+            total = (total[0] + more[0], total[1] + more[1])
     return total
+
+
+def page_weight(client: FlaskClient, path: str) -> tuple[int, int]:
+    """A page with everything it loads: (bytes sent, bytes as they are)."""
+    seen: set[str] = set()
+    sent = len(get(client, path, headers=BROWSER_ENCODINGS).data)
+    whole = len(get(client, path).data)
+    links = [
+        link for link in read(client, path).links if link.startswith(("/assets/", "/manifest/"))
+    ]
+    for link in links:
+        more = _with_imports(client, link, seen)
+        sent, whole = sent + more[0], whole + more[1]
+    return sent, whole
 
 
 @pytest.mark.parametrize("path", PAGES)
 def test_each_page_with_all_it_loads_weighs_under_100_kb(
     client: FlaskClient, page_path: Any, path: str
 ) -> None:
-    path = page_path(path)
-    seen: set[str] = set()
-    total = len(get(client, path).data)
-    links = [link for link in read(client, path).links if link.startswith("/assets/")]
-    if path.startswith("/m/"):
-        links.append(f"{path}/qr.svg")  # the script shows the view link's code
-    for link in links:
-        total += _with_imports(client, link, seen)
-    assert total < MOST_PAGE_BYTES, f"{path} loads {total} bytes"
+    sent, whole = page_weight(client, page_path(path))
+    assert sent < MOST_PAGE_BYTES, f"{path} sends {sent} bytes"
+    assert whole < MOST_UNCOMPRESSED_BYTES, f"{path} is {whole} bytes uncompressed"
+    assert sent < whole / 2, "compression saves less than half: is it on?"
 
 
 def test_the_start_page_offers_every_preset_with_its_rounds(client: FlaskClient) -> None:
@@ -195,9 +220,12 @@ SCRIPTS = {
         "picker",
         "chart",
         "print",
+        "wakelock",
     ],
     "referee": ["common", "referee", "check", "hand"],
 }
+#: The scripts of every page, which show no text: the colours and the service worker.
+EVERY_PAGE = ["theme", "offline"]
 
 
 @pytest.mark.parametrize("page", sorted(SCRIPTS))
@@ -220,7 +248,9 @@ def test_every_text_the_scripts_show_is_in_their_pages_dictionary(page: str) -> 
 
 def test_every_script_belongs_to_a_page() -> None:
     scripts = {path.stem for path in STATIC.glob("*.js")}
-    assert scripts == {name for names in SCRIPTS.values() for name in names}
+    assert scripts == {name for names in SCRIPTS.values() for name in names} | set(EVERY_PAGE)
+    for name in EVERY_PAGE:
+        assert "say(" not in (STATIC / f"{name}.js").read_text()
 
 
 @pytest.mark.parametrize("path", ["/check", "/hand"])
@@ -257,3 +287,144 @@ def test_the_sheet_page_has_the_referees_links(client: FlaskClient, page_path: A
     page = get(client, page_path("/m/<sheet>")).get_data(as_text=True)
     for link in ("check-link", "hand-link", "rules-link"):
         assert f'id="{link}"' in page
+
+
+# --- compression, module graphs, the worker and the manifest -----------------------------------
+
+
+def asset_url(client: FlaskClient, name: str) -> str:
+    """A static file's versioned address, as the pages link it."""
+    with client.application.test_request_context():
+        return blp.asset_url(name)
+
+
+@pytest.mark.parametrize(("accepted", "encoding"), [("gzip, deflate", "gzip"), ("gzip, br", "br")])
+@pytest.mark.parametrize("path", ["/", "/check", "/assets/pages.css", "/sw.js"])
+def test_text_is_sent_compressed_when_the_browser_accepts_it(
+    client: FlaskClient, path: str, accepted: str, encoding: str
+) -> None:
+    plain = get(client, path)
+    sent = get(client, path, headers={"Accept-Encoding": accepted})
+    assert sent.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in sent.headers["Vary"]
+    assert "Accept-Encoding" in plain.headers["Vary"]
+    assert len(sent.data) < len(plain.data) / 2
+    decompress = gzip.decompress if encoding == "gzip" else brotli.decompress
+    assert decompress(sent.data) == plain.data
+    # Each form has an ETag of its own; any of them shows the browser has the content.
+    assert sent.headers["ETag"] != plain.headers["ETag"]
+    again = get(
+        client,
+        path,
+        headers={"Accept-Encoding": accepted, "If-None-Match": sent.headers["ETag"]},
+    )
+    assert again.status_code == 304
+
+
+def test_the_json_api_is_sent_as_it_is(client: FlaskClient) -> None:
+    answer = get(client, "/v1/rulesets/liverpool", headers={"Accept-Encoding": "gzip, br"})
+    assert "Content-Encoding" not in answer.headers
+
+
+def test_a_png_is_not_compressed_again(client: FlaskClient) -> None:
+    answer = get(client, "/assets/icon-192.png", headers={"Accept-Encoding": "gzip, br"})
+    assert answer.status_code == 200 and "Content-Encoding" not in answer.headers
+
+
+def test_a_module_imports_its_neighbours_by_digest(client: FlaskClient) -> None:
+    """As served, each import names the versioned address the page's links use: cached for a
+    year, and one module for the page whichever way it is reached."""
+    sheet = get(client, "/assets/sheet.js").get_data(as_text=True)
+    imports = re.findall(r'from "\./([\w.-]+\.js)(\?v=\w+)?"', sheet)
+    assert {name for name, _ in imports} >= {"common.js", "chart.js", "picker.js", "scores.js"}
+    for name, version in imports:
+        assert version, f"sheet.js imports {name} without its digest"
+        assert f"/assets/{name}{version}" == asset_url(client, name)
+    source = (STATIC / "sheet.js").read_text()
+    assert 'from "./common.js";' in source  # the file itself is as written
+
+
+@pytest.mark.parametrize("path", ["/m/<sheet>", "/check", "/hand", "/"])
+def test_each_page_preloads_its_whole_module_graph(
+    client: FlaskClient, page_path: Any, path: str
+) -> None:
+    page = get(client, page_path(path)).get_data(as_text=True)
+    entries = re.findall(r'<script type="module"[^>]* src="/assets/([\w.-]+\.js)\?v=', page)
+    preloaded = re.findall(r'<link rel="modulepreload" href="(/assets/[^"]+)"', page)
+    wanted: set[str] = set()
+    waiting = list(entries)
+    while waiting:
+        body = get(client, asset_url(client, waiting.pop())).get_data(as_text=True)
+        for name in re.findall(r'from "\./([\w.-]+\.js)\?v=', body):
+            if asset_url(client, name) not in wanted:
+                wanted.add(asset_url(client, name))
+                waiting.append(name)
+    assert set(preloaded) == wanted
+    if path != "/":
+        assert wanted, "a page whose script imports nothing: the pattern no longer matches"
+
+
+def test_a_sheet_page_names_its_sheets_data_to_preload(client: FlaskClient, page_path: Any) -> None:
+    path = page_path("/m/<sheet>")
+    answer = get(client, path, headers={"Accept-Language": "de"})
+    assert answer.headers["Link"] == f"</v1/matches/{path[3:]}>; rel=preload; as=fetch; crossorigin"
+    # A page in another language than the browser's: the browser's preload would bring the
+    # sheet in its own languages, so there is none.
+    assert "Link" not in get(client, f"{path}?lang=nl", headers={"Accept-Language": "de"}).headers
+
+
+def test_a_changed_file_makes_a_new_worker(
+    client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker names every static file by digest: a change to any (here common.js, which
+    the other modules import) gives new addresses, so the browser installs a new worker."""
+    static = tmp_path / "static"
+    shutil.copytree(STATIC, static)
+    monkeypatch.setattr(blp, "_assets", Assets(static, look_again=0), raising=False)
+    before = get(client, "/sw.js")
+    assert before.headers["Cache-Control"] == "no-cache"
+    worker = before.get_data(as_text=True)
+    for path in static.iterdir():
+        # Every file the pages use is fetched when the worker installs (the launcher's icons
+        # are not: the phone keeps its own copy).
+        listed = f'"{asset_url(client, path.name)}"' in worker
+        assert listed == (path.suffix != ".png"), path.name
+    with (static / "icon-192.png").open("ab") as icon:
+        icon.write(b"\0")
+    assert get(client, "/sw.js").get_data(as_text=True) != worker
+    worker = get(client, "/sw.js").get_data(as_text=True)
+    with (static / "common.js").open("a") as common:
+        common.write("// changed\n")
+    changed = get(client, "/sw.js").get_data(as_text=True)
+    assert changed != worker
+    assert (
+        asset_url(client, "common.js") in changed and asset_url(client, "common.js") not in worker
+    )
+    # sheet.js is unchanged, but it imports common.js: its address changes too.
+    assert asset_url(client, "sheet.js") not in worker
+
+
+def test_the_manifest_speaks_the_pages_language(client: FlaskClient) -> None:
+    page = get(client, "/?lang=nl").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest/nl.webmanifest">' in page
+    answer = get(client, "/manifest/nl.webmanifest")
+    assert answer.mimetype == "application/manifest+json"
+    manifest = json.loads(answer.data)
+    assert manifest["name"] == "Rummy-scheidsrechter" and manifest["lang"] == "nl"
+    assert manifest["start_url"] == manifest["scope"] == "/"
+    for icon in manifest["icons"]:
+        assert get(client, icon["src"]).status_code == 200
+    assert get(client, "/manifest/fr.webmanifest").status_code == 404
+
+
+def test_a_sheet_found_is_remembered_for_a_minute() -> None:
+    """The sheet page asks the database once a minute per sheet, and forgets the oldest first."""
+    seen = SeenSheets(seconds=60, most=2)
+    assert not seen.recently("a")
+    for sheet_id in ("a", "b", "c"):
+        seen.saw(sheet_id)
+    assert not seen.recently("a") and seen.recently("b") and seen.recently("c")
+    assert not SeenSheets(seconds=0).recently("b")
+    stale = SeenSheets(seconds=0)
+    stale.saw("b")
+    assert not stale.recently("b")

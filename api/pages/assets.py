@@ -55,8 +55,9 @@ ENCODINGS: dict[str, tuple[Callable[[bytes], bytes], Callable[[bytes], bytes]]] 
 TEXT_TYPES = ("text/", "application/json", "application/manifest+json")
 TEXT_TYPES_EXACT = ("image/svg+xml",)
 #: A module's relative imports, as the pages' scripts write them (no build step rewrites them
-#: on disk: they are rewritten as served).
-IMPORT = re.compile(rb'(\bfrom\s*|\bimport\s*)"\./([\w.-]+\.js)"')
+#: on disk: they are rewritten as served): static ones, and ``import("./x.js")``, a module
+#: fetched only when it is wanted (versioned too, but not part of the page's preloads).
+IMPORT = re.compile(rb'(\bfrom\s*|\bimport\s*\(?\s*)"\./([\w.-]+\.js)"')
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
@@ -195,7 +196,8 @@ class Assets:
                 imported = match[2].decode()
                 if imported not in names:
                     raise FileNotFoundError(f"{name} imports {imported}, which is not there")
-                imports.append(imported)
+                if b"(" not in match[1]:
+                    imports.append(imported)  # a static import: part of the page's graph
                 digest = read(imported, (*within, name)).digest
                 return match[1] + f'"./{imported}?v={digest}"'.encode()
 

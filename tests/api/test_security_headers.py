@@ -8,6 +8,8 @@ and Cache-Control: private, no-cache on the sheets, while pages and assets keep 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -90,9 +92,11 @@ def test_pages_and_assets_keep_their_caching(client: FlaskClient, sheet: dict[st
     page = client.get(f"/m/{sheet['id']}")
     assert page.headers["Cache-Control"] == "no-cache"
     secured(page.headers)
-    qr = client.get(f"/m/{sheet['id']}/qr.svg")
-    assert "public" in qr.headers["Cache-Control"]
-    secured(qr.headers)
+    script = re.search(r'src="(/assets/sheet\.js\?v=\w+)"', page.get_data(as_text=True))
+    assert script is not None
+    with client.get(script[1]) as asset:
+        assert "immutable" in asset.headers["Cache-Control"]
+        secured(asset.headers)
     with client.get("/docs/assets/swagger-ui-bundle.js") as asset:
         assert "max-age=86400" in asset.headers["Cache-Control"]
 

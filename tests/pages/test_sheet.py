@@ -321,11 +321,13 @@ def test_polls_that_fail_say_how_old_the_scores_are(phone: Phone, server: str) -
         "() => document.getElementById('connection').textContent.includes('2 minutes ago')"
     )
     check_accessibility(page, "sheet, no connection")
+    # Back online, the browser says so and the page asks at once.
     phone.context.set_offline(False)
-    page.clock.run_for(5_000)
     page.wait_for_function(
         "() => document.getElementById('connection').textContent === 'Connected again.'"
     )
+    page.clock.run_for(5_000)
+    assert page.is_hidden("#connection")
 
 
 def test_two_phones_save_one_round(phones: Any, server: str, output: Path) -> None:

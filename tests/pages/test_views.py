@@ -336,7 +336,7 @@ def test_a_module_imports_its_neighbours_by_digest(client: FlaskClient) -> None:
     year, and one module for the page whichever way it is reached."""
     sheet = get(client, "/assets/sheet.js").get_data(as_text=True)
     imports = re.findall(r'from "\./([\w.-]+\.js)(\?v=\w+)?"', sheet)
-    assert {name for name, _ in imports} >= {"common.js", "chart.js", "picker.js", "scores.js"}
+    assert {name for name, _ in imports} >= {"common.js", "entry.js", "scores.js"}
     for name, version in imports:
         assert version, f"sheet.js imports {name} without its digest"
         assert f"/assets/{name}{version}" == asset_url(client, name)
@@ -428,3 +428,18 @@ def test_a_sheet_found_is_remembered_for_a_minute() -> None:
     stale = SeenSheets(seconds=0)
     stale.saw("b")
     assert not stale.recently("b")
+
+
+def test_a_module_fetched_when_wanted_is_versioned_but_not_preloaded(
+    client: FlaskClient, page_path: Any
+) -> None:
+    """The sheet's chart, sharing and picker are fetched once the totals are shown: their
+    addresses are versioned like every import, and the page does not preload them."""
+    sheet = get(client, "/assets/sheet.js").get_data(as_text=True)
+    lazy = dict(re.findall(r'import\("\./([\w.-]+\.js)(\?v=\w+)"\)', sheet))
+    assert set(lazy) == {"chart.js", "share.js"}
+    for name, version in lazy.items():
+        assert f"/assets/{name}{version}" == asset_url(client, name)
+    page = get(client, page_path("/m/<sheet>")).get_data(as_text=True)
+    preloaded = re.findall(r'<link rel="modulepreload" href="/assets/([\w.-]+\.js)\?', page)
+    assert not {"chart.js", "share.js", "picker.js", "lean-qr.js"} & set(preloaded)

@@ -306,6 +306,11 @@ export function ordinal(n) {
  * all alike in its catalog ("{n}." in German). */
 const ORDINALS = { one: "ordinal_one", two: "ordinal_two", few: "ordinal_few", other: "ordinal_other" };
 
+/** What a card costs left in hand, by the sheet's own ruleset ("10H" -> points["10"]). */
+export function cardPoints(points, card) {
+  return card === "JK" ? points.JK : points[card.slice(0, -1)];
+}
+
 /** Names joined as the reader's language joins them: "Ann, Bob and Cleo". */
 export function listNames(names) {
   return new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(names);

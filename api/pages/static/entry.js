@@ -5,8 +5,7 @@
 // sent, and the API's refusals are said in the same words, naming the player: the API judges
 // the round, the page only speaks for it.
 
-import { cardText, clearErrors, keep, kept, make, say, showErrors } from "./common.js";
-import { cardPoints, pickCards } from "./picker.js";
+import { cardPoints, cardText, clearErrors, keep, kept, make, say, showErrors } from "./common.js";
 import { colour, standingOf, tableFor } from "./scores.js";
 
 const $ = (id) => document.getElementById(id);
@@ -308,6 +307,9 @@ form.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-count]");
   if (!button || !current) return;
   const seat = Number(button.dataset.count);
+  // The picker is fetched when first wanted: a phone opening the sheet on a slow network
+  // needs the totals first.
+  const { pickCards } = await import("./picker.js");
   const cards = await pickCards({
     name: sheet.players[seat].name,
     start: current.cards[seat] || [],

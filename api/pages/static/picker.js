@@ -2,7 +2,7 @@
 // adds one copy (as many as the table's decks hold; jokers as many as it has), each card in the
 // list below takes one off, and the points add up as the cards are tapped.
 
-import { make, say } from "./common.js";
+import { cardPoints, make, say } from "./common.js";
 
 const dialog = document.getElementById("picker");
 const grid = dialog.querySelector(".picker-grid");
@@ -15,11 +15,6 @@ const buttons = new Map(
 let cards = [];
 let limits = { decks: 2, jokers: 4 };
 let values = {};
-
-/** What a card costs left in hand, by the sheet's own ruleset ("10H" -> points["10"]). */
-export function cardPoints(points, card) {
-  return card === "JK" ? points.JK : points[card.slice(0, -1)];
-}
 
 function counts() {
   const counted = new Map();

@@ -8,7 +8,6 @@
 // on the phone and is sent, with If-Match, when the network is back; when another phone saved
 // the same round first, both entries are shown and the scorekeeper chooses.
 
-import { drawChart } from "./chart.js";
 import {
   agoText,
   api,
@@ -25,7 +24,14 @@ import {
 } from "./common.js";
 import * as entry from "./entry.js";
 import { nextRound, showBoard, showBriefing, showEnding, showHeading, showScores, toggleRound } from "./scores.js";
-import { findNetworkAddress, showSharing } from "./share.js";
+
+// The chart and the sharing (with its QR codes) are below the totals and the round to enter:
+// they are fetched once the sheet is shown, so that on a slow network the first screen does
+// not wait for them.
+let chart = null;
+let sharing = null;
+const chartModule = () => (chart ??= import("./chart.js"));
+const sharingModule = () => (sharing ??= import("./share.js"));
 
 // The page is the same for every sheet: the sheet is the one its address names (/m/<id>).
 const root = document.getElementById("sheet");
@@ -254,7 +260,7 @@ function render() {
   showScores(sheet, { editable: Boolean(token), queued: outbox().map((item) => item.number) });
   renderTakeBack();
   renderChart();
-  showSharing(sheet, token);
+  sharingModule().then((module) => module.showSharing(sheet, token));
   renderReferee();
   updateEntry();
   // On a desktop the scores take the whole width once there is nothing to enter.
@@ -264,7 +270,7 @@ function render() {
 function renderChart() {
   const played = sheet.rounds.some((round) => round.status === "played");
   $("chart-section").hidden = !played;
-  if (played) drawChart($("chart"), sheet);
+  if (played) chartModule().then((module) => module.drawChart($("chart"), sheet));
 }
 
 /** The referee's pages, opened on this sheet's ruleset, players and round to play. */
@@ -600,4 +606,6 @@ load().then(() => {
   if (!sheet && offline) showKeptCopy();
   if (!missing) startPolling();
 });
-findNetworkAddress(root.dataset.network, matchId, () => sheet && showSharing(sheet, token));
+sharingModule().then((module) =>
+  module.findNetworkAddress(root.dataset.network, matchId, () => sheet && module.showSharing(sheet, token)),
+);
